@@ -1,0 +1,139 @@
+"""The catalog: every loaded service, its resources and tools, checked at load.
+
+Loading imports the registered service modules (all of them, or the ones
+named), derives every tool's schemas and refuses the whole catalog, with a
+message naming the culprit, if any declaration is invalid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from compoworld.crud import standard_tools
+from compoworld.errors import CatalogError
+from compoworld.records import Record
+from compoworld.registry import registered, resolve
+from compoworld.service import ResourceSpec, Service
+from compoworld.tools import Tool, tool_from_def
+
+__all__ = ["Catalog"]
+
+
+class Catalog:
+    """A checked set of services with their resources and tools.
+
+    Use :meth:`load` rather than the constructor.
+
+    Args:
+        services: The services, already imported.
+    """
+
+    def __init__(self, services: Iterable[Service]) -> None:
+        self.services: dict[str, Service] = {}
+        self.resources: dict[str, ResourceSpec[Any]] = {}
+        self.tables: dict[str, ResourceSpec[Any]] = {}
+        self.tools: dict[str, Tool] = {}
+        self._by_model: dict[type[Record], ResourceSpec[Any]] = {}
+        for svc in sorted(services, key=lambda s: s.name):
+            if svc.name in self.services:
+                raise CatalogError(f"service {svc.name!r} appears twice")
+            self.services[svc.name] = svc
+            for spec in svc.resources:
+                if spec.qualified in self.resources:
+                    raise CatalogError(f"resource {spec.qualified!r} is declared twice")
+                if spec.model in self._by_model:
+                    raise CatalogError(
+                        f"{spec.model.__name__} backs both {self._by_model[spec.model].qualified} and {spec.qualified}"
+                    )
+                self.resources[spec.qualified] = spec
+                self.tables[spec.table] = spec
+                self._by_model[spec.model] = spec
+        id_resources = {q: spec.table for q, spec in self.resources.items()}
+        for svc in self.services.values():
+            built: list[Tool] = []
+            for spec in svc.resources:
+                built.extend(standard_tools(spec, id_resources))
+            for tdef in svc.tool_defs:
+                built.append(tool_from_def(svc.name, tdef, id_resources))
+            for tool in built:
+                if tool.name in self.tools:
+                    raise CatalogError(f"tool {tool.name!r} is declared twice")
+                self.tools[tool.name] = tool
+        self._fingerprint: str | None = None
+
+    @classmethod
+    def load(cls, services: Sequence[str] | None = None) -> Catalog:
+        """Load registered services (all, or those named) and check them.
+
+        Args:
+            services: Service names; None loads every registered service.
+
+        Returns:
+            The catalog.
+
+        Raises:
+            CatalogError: for an unknown service or an invalid declaration.
+        """
+        names = list(registered()) if services is None else list(dict.fromkeys(services))
+        return cls(resolve(n) for n in names)
+
+    def spec_of(self, model: type[Record]) -> ResourceSpec[Any]:
+        """Return the resource a record model backs.
+
+        Raises:
+            CatalogError: if the model belongs to no loaded service.
+        """
+        try:
+            return self._by_model[model]
+        except KeyError:
+            raise CatalogError(
+                f"{model.__name__} is not a resource of a loaded service; load its service too"
+            ) from None
+
+    def tools_of(self, service: str) -> list[Tool]:
+        """Return a service's tools in declaration order."""
+        return [t for t in self.tools.values() if t.service == service]
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of every service, table and tool schema: changes when the contract does."""
+        if self._fingerprint is None:
+            doc = {
+                "tables": sorted(self.tables),
+                "tools": {
+                    name: [t.parameters_schema, t.result_schema, t.annotations.read_only]
+                    for name, t in sorted(self.tools.items())
+                },
+            }
+            blob = json.dumps(doc, sort_keys=True, default=str).encode()
+            self._fingerprint = hashlib.sha256(blob).hexdigest()[:16]
+        return self._fingerprint
+
+    def stats(self) -> dict[str, Any]:
+        """Summary counts of the catalog.
+
+        Returns:
+            ``services``, ``tools``, ``categories``, ``resources``, ``open_world_tools``,
+            ``open_world_services``, ``read_tools``, ``write_tools``, ``tools_by_kind``
+            and ``services_by_category``.
+        """
+        tools = list(self.tools.values())
+        open_world = [t for t in tools if t.annotations.open_world]
+        by_category: Counter[str] = Counter(s.category for s in self.services.values())
+        return {
+            "services": len(self.services),
+            "tools": len(tools),
+            "categories": len(by_category),
+            "resources": len(self.resources),
+            "open_world_tools": len(open_world),
+            "open_world_services": len({t.service for t in open_world}),
+            "read_tools": sum(1 for t in tools if t.annotations.read_only),
+            "write_tools": sum(1 for t in tools if not t.annotations.read_only),
+            "tools_by_kind": dict(sorted(Counter(t.kind for t in tools).items())),
+            "services_by_category": dict(sorted(by_category.items())),
+            "fingerprint": self.fingerprint,
+        }

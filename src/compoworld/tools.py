@@ -1,0 +1,303 @@
+"""Tools: callable, typed, annotated operations with schemas derived from signatures.
+
+A :class:`Tool` is built once when the catalog loads, either from a domain
+function (its type hints and Google-style docstring) or from a resource
+declaration (see :mod:`compoworld.crud`). Anything that cannot be turned into a
+JSON Schema fails here, with a message naming the tool, never at call time.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
+
+import docstring_parser
+from pydantic import BaseModel, ConfigDict, TypeAdapter, create_model
+from pydantic.fields import FieldInfo
+
+from compoworld.errors import CatalogError
+from compoworld.types import SemanticType, semantic_of
+
+if TYPE_CHECKING:
+    from compoworld.context import Ctx
+    from compoworld.service import ToolDef
+
+__all__ = [
+    "ParamSpec",
+    "Tool",
+    "ToolAnnotations",
+    "ToolKind",
+    "build_tool",
+    "semantic_type_of",
+    "tool_from_def",
+]
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+ToolKind = Literal["create", "get", "list", "update", "delete", "transition", "domain"]
+
+ParamSpec = tuple[Any, FieldInfo]
+"""A parameter as ``(annotation, FieldInfo)``, the form pydantic's ``create_model`` takes."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAnnotations:
+    """Side effects as data, in the MCP annotation vocabulary.
+
+    Attributes:
+        read_only: The tool never writes.
+        destructive: Its writes delete or irreversibly change data.
+        idempotent: Repeating the same call has no further effect.
+        open_world: It models an open, non-deterministic outside world.
+    """
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool
+
+
+@dataclass(eq=False, slots=True)
+class Tool:
+    """A tool ready to be called by the runtime.
+
+    Attributes:
+        name: ``service__tool``.
+        service: The owning service's name.
+        short_name: The name within the service.
+        description: What it does, for an agent.
+        intent: How an instruction phrases it.
+        annotations: Its side effects.
+        kind: Standard operation kind or ``domain``.
+        resource: The resource a standard tool works on (``crm.contact``).
+        params_model: Validates arguments (unknown fields are refused).
+        result_adapter: Serialises the result to JSON-ready data.
+        parameters_schema: JSON Schema of the arguments.
+        result_schema: JSON Schema of the result.
+        fn: ``fn(ctx, **arguments)`` runs the tool.
+        id_params: ``(parameter, resource, table)`` for each parameter naming a
+            record the runtime checks exists before the call.
+        example: Optional provider of valid arguments.
+    """
+
+    name: str
+    service: str
+    short_name: str
+    description: str
+    intent: str
+    annotations: ToolAnnotations
+    kind: ToolKind
+    resource: str | None
+    params_model: type[BaseModel]
+    result_adapter: TypeAdapter[Any]
+    parameters_schema: dict[str, Any]
+    result_schema: dict[str, Any]
+    fn: Callable[..., Any]
+    id_params: tuple[tuple[str, str, str], ...] = ()
+    example: Callable[[Ctx], dict[str, Any] | None] | None = None
+    required: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def writes(self) -> bool:
+        """True when the tool may write."""
+        return not self.annotations.read_only
+
+    def openai(self) -> dict[str, Any]:
+        """Return the tool in the OpenAI chat ``tools`` format."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters_schema,
+            },
+        }
+
+
+def semantic_type_of(annotation: Any, metadata: list[Any] | tuple[Any, ...] = ()) -> SemanticType | None:
+    """Find the semantic type of a parameter, looking through Optional and Annotated.
+
+    Args:
+        annotation: The parameter's type.
+        metadata: Extra metadata (a FieldInfo's ``metadata``).
+
+    Returns:
+        The semantic type or None.
+    """
+    found = semantic_of(metadata)
+    if found is not None:
+        return found
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        args = get_args(annotation)
+        return semantic_of(args[1:]) or semantic_type_of(args[0])
+    if origin is Union or origin is types.UnionType:
+        for arg in get_args(annotation):
+            if arg is not type(None):
+                sem = semantic_type_of(arg)
+                if sem is not None:
+                    return sem
+    return None
+
+
+def _model_name(tool_name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[_-]+", tool_name) if part) + "Args"
+
+
+def build_tool(
+    *,
+    service: str,
+    short_name: str,
+    description: str,
+    intent: str,
+    annotations: ToolAnnotations,
+    kind: ToolKind,
+    resource: str | None,
+    params: Mapping[str, ParamSpec],
+    result_type: Any,
+    fn: Callable[..., Any],
+    id_resources: Mapping[str, str],
+    example: Callable[[Ctx], dict[str, Any] | None] | None = None,
+) -> Tool:
+    """Build a tool, deriving and checking its schemas.
+
+    Args:
+        service: Owning service.
+        short_name: Name within the service.
+        description: What the tool does.
+        intent: Instruction phrase.
+        annotations: Side effects.
+        kind: Standard kind or ``domain``.
+        resource: Resource a standard tool works on.
+        params: Parameters as ``(annotation, FieldInfo)``.
+        result_type: The result's type.
+        fn: The implementation, ``fn(ctx, **arguments)``.
+        id_resources: Table of each known resource by qualified name
+            (``crm.contact`` -> ``crm.contacts``), for the id checks.
+        example: Optional valid-argument provider.
+
+    Returns:
+        The tool.
+
+    Raises:
+        CatalogError: when a name, description or schema is invalid.
+    """
+    name = f"{service}__{short_name}"
+    if not TOOL_NAME.match(name):
+        raise CatalogError(f"tool name {name!r} must match [a-zA-Z0-9_-]{{1,64}}")
+    if not description.strip():
+        raise CatalogError(f"tool {name}: missing description")
+    if not intent.strip():
+        raise CatalogError(f"tool {name}: missing intent phrase")
+    for pname, (_, info) in params.items():
+        if not (info.description or "").strip():
+            raise CatalogError(f"tool {name}: parameter {pname!r} has no description")
+    try:
+        model = create_model(  # type: ignore[call-overload]
+            _model_name(name),
+            __config__=ConfigDict(extra="forbid", protected_namespaces=(), frozen=True),
+            **dict(params),
+        )
+        parameters_schema = model.model_json_schema()
+        adapter: TypeAdapter[Any] = TypeAdapter(result_type)
+        result_schema = adapter.json_schema(mode="serialization")
+    except Exception as exc:  # pydantic raises several types; the message is what matters
+        raise CatalogError(f"tool {name}: cannot derive a JSON Schema: {exc}") from exc
+    parameters_schema.pop("title", None)
+    id_params: list[tuple[str, str, str]] = []
+    for pname, (annotation, info) in params.items():
+        sem = semantic_type_of(annotation, info.metadata)
+        if sem is not None and sem.kind == "id":
+            res = sem.name[: -len(".id")]
+            if res not in id_resources:
+                raise CatalogError(f"tool {name}: parameter {pname!r} names unknown resource {res!r}")
+            id_params.append((pname, res, id_resources[res]))
+    required = frozenset(parameters_schema.get("required", []))
+    return Tool(
+        name=name,
+        service=service,
+        short_name=short_name,
+        description=description.strip(),
+        intent=intent.strip(),
+        annotations=annotations,
+        kind=kind,
+        resource=resource,
+        params_model=model,
+        result_adapter=adapter,
+        parameters_schema=parameters_schema,
+        result_schema=result_schema,
+        fn=fn,
+        id_params=tuple(id_params),
+        example=example,
+        required=required,
+    )
+
+
+def tool_from_def(service: str, tdef: ToolDef, id_resources: Mapping[str, str]) -> Tool:
+    """Build a domain tool from its decorated function.
+
+    Args:
+        service: Owning service.
+        tdef: The declaration.
+        id_resources: Table of each known resource by qualified name.
+
+    Returns:
+        The tool.
+
+    Raises:
+        CatalogError: when the signature or docstring cannot give a schema.
+    """
+    fn = tdef.fn
+    where = f"tool {service}__{tdef.name} ({fn.__module__}.{fn.__qualname__})"
+    doc = inspect.getdoc(fn)
+    if not doc:
+        raise CatalogError(f"{where}: missing docstring")
+    parsed = docstring_parser.parse(doc, style=docstring_parser.DocstringStyle.GOOGLE)
+    param_docs = {p.arg_name: (p.description or "") for p in parsed.params}
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception as exc:
+        raise CatalogError(f"{where}: cannot resolve type hints: {exc}") from exc
+    sig = inspect.signature(fn)
+    plist = list(sig.parameters.values())
+    if not plist:
+        raise CatalogError(f"{where}: first parameter must be the context")
+    params: dict[str, ParamSpec] = {}
+    for p in plist[1:]:
+        if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            raise CatalogError(f"{where}: parameter {p.name!r} must be a plain or keyword parameter")
+        if p.name not in hints:
+            raise CatalogError(f"{where}: parameter {p.name!r} has no type hint")
+        desc = param_docs.get(p.name, "")
+        if not desc.strip():
+            raise CatalogError(f"{where}: parameter {p.name!r} is not documented under Args:")
+        default = ... if p.default is p.empty else p.default
+        params[p.name] = (hints[p.name], FieldInfo.from_field(default, description=desc.strip()))
+    if "return" not in hints:
+        raise CatalogError(f"{where}: missing return type hint")
+    description = "\n\n".join(
+        s for s in (parsed.short_description, parsed.long_description) if s
+    )
+    return build_tool(
+        service=service,
+        short_name=tdef.name,
+        description=description,
+        intent=tdef.intent,
+        annotations=ToolAnnotations(
+            read_only=not tdef.write,
+            destructive=tdef.destructive,
+            idempotent=tdef.idempotent,
+            open_world=tdef.open_world,
+        ),
+        kind="domain",
+        resource=None,
+        params=params,
+        result_type=hints["return"],
+        fn=fn,
+        id_resources=id_resources,
+        example=tdef.example,
+    )
