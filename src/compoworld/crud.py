@@ -11,7 +11,7 @@ import types
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from compoworld.context import Ctx
@@ -30,7 +30,7 @@ _READ = ToolAnnotations(read_only=True, destructive=False, idempotent=True, open
 def _annotated(info: FieldInfo) -> Any:
     """The field's full type, metadata included, as one Annotated type."""
     if info.metadata:
-        return Annotated[(info.annotation, *info.metadata)]  # type: ignore[valid-type]
+        return Annotated[(info.annotation, *info.metadata)]
     return info.annotation
 
 
@@ -114,7 +114,7 @@ def _create_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     guard = spec.guard_create
 
     def create(ctx: Ctx, **kwargs: Any) -> Record:
-        rec = ctx.create(model, **kwargs)
+        rec: Record = ctx.create(model, **kwargs)
         if guard is not None:
             guard(ctx, rec, None)
         return rec
@@ -144,7 +144,8 @@ def _get_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool:
     pname = f"{spec.name}_id"
 
     def get(ctx: Ctx, **kwargs: Any) -> Record:
-        return ctx.get(model, kwargs[pname], field=pname)
+        rec: Record = ctx.get(model, kwargs[pname], field=pname)
+        return rec
 
     return build_tool(
         service=spec.service,
@@ -178,10 +179,12 @@ def _list_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool
                 max_length=200,
             ),
         )
-    params["limit"] = (int, Field(default=20, ge=1, le=MAX_PAGE, description=f"Page size (1 to {MAX_PAGE})."))
+    params["limit"] = (int, FieldInfo.from_field(20, ge=1, le=MAX_PAGE, description=f"Page size (1 to {MAX_PAGE})."))
     params["cursor"] = (
         str | None,
-        Field(default=None, max_length=64, description="`next_cursor` of the previous page; omit for the first page."),
+        FieldInfo.from_field(
+            None, max_length=64, description="`next_cursor` of the previous page; omit for the first page."
+        ),
     )
 
     page_model = Page[model]  # type: ignore[valid-type]
@@ -195,9 +198,7 @@ def _list_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool
         items: list[Record] = []
         next_cursor: str | None = None
         for rec in ctx.episode.select(spec.table, equals, after=cursor):
-            if needle is not None and not any(
-                needle in str(getattr(rec, f) or "").casefold() for f in search
-            ):
+            if needle is not None and not any(needle in str(getattr(rec, f) or "").casefold() for f in search):
                 continue
             if len(items) == limit:
                 next_cursor = items[-1].id
@@ -238,7 +239,7 @@ def _update_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
                 f"nothing to update on {spec.noun} {rec.id}",
                 hint=f"pass at least one of: {', '.join(fields)}",
             )
-        new = ctx.update(rec, **changes)
+        new: Record = ctx.update(rec, **changes)
         if guard is not None:
             guard(ctx, new, rec)
         return new
@@ -285,9 +286,7 @@ def _delete_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     )
 
 
-def _transition_tool(
-    spec: ResourceSpec[Any], verb: str, tr: Transition, id_resources: Mapping[str, str]
-) -> Tool:
+def _transition_tool(spec: ResourceSpec[Any], verb: str, tr: Transition, id_resources: Mapping[str, str]) -> Tool:
     model = spec.model
     pname = f"{spec.name}_id"
     guard = spec.guard_update
@@ -298,7 +297,8 @@ def _transition_tool(
         current = getattr(rec, tr.field)
         if current == tr.target:
             raise RuleViolation(
-                f"{spec.noun} {rec.id} already has {tr.field} {tr.target!r}", field=pname,
+                f"{spec.noun} {rec.id} already has {tr.field} {tr.target!r}",
+                field=pname,
                 hint="nothing to do; check the record with the get tool",
             )
         if current not in tr.source:
@@ -307,7 +307,7 @@ def _transition_tool(
                 field=pname,
                 hint=f"allowed only when {tr.field} is one of {allowed}",
             )
-        new = ctx.update(rec, **{tr.field: tr.target})
+        new: Record = ctx.update(rec, **{tr.field: tr.target})
         if guard is not None:
             guard(ctx, new, rec)
         return new

@@ -85,8 +85,7 @@ class StateDiff:
             name: {
                 "added": t.added,
                 "updated": [
-                    {"id": c.id, "changed": c.changed, "before": c.before, "after": c.after}
-                    for c in t.updated
+                    {"id": c.id, "changed": c.changed, "before": c.before, "after": c.after} for c in t.updated
                 ],
                 "removed": t.removed,
             }

@@ -19,52 +19,56 @@ from compoworld.types import PostalAddress
 
 __all__ = ["Company", "Person", "Place", "Population", "Product", "build_population"]
 
-FIRST_NAMES = (
-    "Ada Alan Amara Amir Anika Arjun Astrid Beatriz Bilal Bruno Camila Carlos Chen Chiara Dario "
-    "Dmitri Elena Emeka Emil Esther Farah Felix Freya Gabriel Grace Hana Hiro Ines Isaac Ivan Jana "
-    "Javier Jonas Julia Kai Kamala Karim Kenji Lara Leila Liam Lina Luca Maya Mateo Mei Mira Nadia "
-    "Naveen Nora Olga Omar Oscar Paula Priya Rafael Rania Rosa Ruben Sami Sara Sofia Soren Tariq Tess "
-    "Theo Uma Valentina Victor Wei Yara Yusuf Zara Zoe Amelia Benedikt Clara Daniel Eliza Femi Greta "
-    "Hugo Ingrid Jakob Keiko Lorenzo Magnus Nikolai Olivia Pablo Quinn Rhea Stefan Tomas Ursula Willa"
-).split()
+FIRST_NAMES = ["Ada", "Alan", "Amara", "Amir", "Anika", "Arjun", "Astrid", "Beatriz", "Bilal", "Bruno", "Camila", "Carlos", "Chen", "Chiara", "Dario", "Dmitri", "Elena", "Emeka", "Emil", "Esther", "Farah", "Felix", "Freya", "Gabriel", "Grace", "Hana", "Hiro", "Ines", "Isaac", "Ivan", "Jana", "Javier", "Jonas", "Julia", "Kai", "Kamala", "Karim", "Kenji", "Lara", "Leila", "Liam", "Lina", "Luca", "Maya", "Mateo", "Mei", "Mira", "Nadia", "Naveen", "Nora", "Olga", "Omar", "Oscar", "Paula", "Priya", "Rafael", "Rania", "Rosa", "Ruben", "Sami", "Sara", "Sofia", "Soren", "Tariq", "Tess", "Theo", "Uma", "Valentina", "Victor", "Wei", "Yara", "Yusuf", "Zara", "Zoe", "Amelia", "Benedikt", "Clara", "Daniel", "Eliza", "Femi", "Greta", "Hugo", "Ingrid", "Jakob", "Keiko", "Lorenzo", "Magnus", "Nikolai", "Olivia", "Pablo", "Quinn", "Rhea", "Stefan", "Tomas", "Ursula", "Willa"]
 
-LAST_NAMES = (
-    "Abara Alvarez Andersen Baker Bauer Becker Bianchi Brandt Carter Castillo Chen Cohen Costa Dahl "
-    "Diaz Dubois Eriksen Fischer Fontaine Garcia Gupta Haddad Hansen Hoffmann Ibrahim Ito Jensen "
-    "Johansson Kaur Keller Kim Kowalski Larsen Laurent Lee Lindqvist Lopez Mahmoud Martin Meyer Moreau "
-    "Morales Mueller Nakamura Nguyen Novak Okafor Olsen Ortega Park Patel Pereira Petrov Quinn Ramos "
-    "Reyes Richter Rossi Sato Schmidt Schneider Silva Singh Sorensen Suzuki Tanaka Torres Vargas Vogel "
-    "Wagner Walsh Weber Wong Yamamoto Young Zhang Ziegler Achterberg Barros Cardoso Duarte Esposito "
-    "Ferreira Gallo Horvat Iversen Janssen Kovacs Lindgren Mancini Nilsson Osei Popescu"
-).split()
+LAST_NAMES = ["Abara", "Alvarez", "Andersen", "Baker", "Bauer", "Becker", "Bianchi", "Brandt", "Carter", "Castillo", "Chen", "Cohen", "Costa", "Dahl", "Diaz", "Dubois", "Eriksen", "Fischer", "Fontaine", "Garcia", "Gupta", "Haddad", "Hansen", "Hoffmann", "Ibrahim", "Ito", "Jensen", "Johansson", "Kaur", "Keller", "Kim", "Kowalski", "Larsen", "Laurent", "Lee", "Lindqvist", "Lopez", "Mahmoud", "Martin", "Meyer", "Moreau", "Morales", "Mueller", "Nakamura", "Nguyen", "Novak", "Okafor", "Olsen", "Ortega", "Park", "Patel", "Pereira", "Petrov", "Quinn", "Ramos", "Reyes", "Richter", "Rossi", "Sato", "Schmidt", "Schneider", "Silva", "Singh", "Sorensen", "Suzuki", "Tanaka", "Torres", "Vargas", "Vogel", "Wagner", "Walsh", "Weber", "Wong", "Yamamoto", "Young", "Zhang", "Ziegler", "Achterberg", "Barros", "Cardoso", "Duarte", "Esposito", "Ferreira", "Gallo", "Horvat", "Iversen", "Janssen", "Kovacs", "Lindgren", "Mancini", "Nilsson", "Osei", "Popescu"]
 
-COMPANY_WORDS = (
-    "Acre Alder Apex Arbor Aster Atlas Beacon Birch Bright Cedar Cinder Clear Cobalt Comet Coral Crest "
-    "Delta Ember Falcon Fern Flint Forge Granite Harbor Haven Helix Iris Juniper Kestrel Lumen Maple "
-    "Meridian Mosaic Nimbus Northstar Oak Onyx Orbit Pebble Pine Prism Quarry Quill Raven Ridge River "
-    "Sable Sage Slate Solstice Spruce Summit Tidal Timber Trellis Vale Vertex Willow Zephyr"
-).split()
+COMPANY_WORDS = ["Acre", "Alder", "Apex", "Arbor", "Aster", "Atlas", "Beacon", "Birch", "Bright", "Cedar", "Cinder", "Clear", "Cobalt", "Comet", "Coral", "Crest", "Delta", "Ember", "Falcon", "Fern", "Flint", "Forge", "Granite", "Harbor", "Haven", "Helix", "Iris", "Juniper", "Kestrel", "Lumen", "Maple", "Meridian", "Mosaic", "Nimbus", "Northstar", "Oak", "Onyx", "Orbit", "Pebble", "Pine", "Prism", "Quarry", "Quill", "Raven", "Ridge", "River", "Sable", "Sage", "Slate", "Solstice", "Spruce", "Summit", "Tidal", "Timber", "Trellis", "Vale", "Vertex", "Willow", "Zephyr"]
 
 COMPANY_SUFFIXES = (
-    ("Labs", "io"), ("Systems", "com"), ("Logistics", "com"), ("Foods", "co"), ("Health", "com"),
-    ("Analytics", "io"), ("Manufacturing", "com"), ("Retail", "com"), ("Partners", "co"),
-    ("Energy", "com"), ("Media", "co"), ("Robotics", "io"), ("Supply", "com"), ("Studios", "co"),
+    ("Labs", "io"),
+    ("Systems", "com"),
+    ("Logistics", "com"),
+    ("Foods", "co"),
+    ("Health", "com"),
+    ("Analytics", "io"),
+    ("Manufacturing", "com"),
+    ("Retail", "com"),
+    ("Partners", "co"),
+    ("Energy", "com"),
+    ("Media", "co"),
+    ("Robotics", "io"),
+    ("Supply", "com"),
+    ("Studios", "co"),
 )
 
 INDUSTRIES = {
-    "Labs": "software", "Systems": "software", "Logistics": "logistics", "Foods": "food",
-    "Health": "healthcare", "Analytics": "software", "Manufacturing": "manufacturing",
-    "Retail": "retail", "Partners": "consulting", "Energy": "energy", "Media": "media",
-    "Robotics": "hardware", "Supply": "wholesale", "Studios": "media",
+    "Labs": "software",
+    "Systems": "software",
+    "Logistics": "logistics",
+    "Foods": "food",
+    "Health": "healthcare",
+    "Analytics": "software",
+    "Manufacturing": "manufacturing",
+    "Retail": "retail",
+    "Partners": "consulting",
+    "Energy": "energy",
+    "Media": "media",
+    "Robotics": "hardware",
+    "Supply": "wholesale",
+    "Studios": "media",
 }
 
-STREETS = (
-    "Main Street Oak Avenue Harbor Road Mill Lane King Street Station Road Park Avenue Elm Street "
-    "Canal Street Market Square River Road High Street Church Lane Bridge Street Garden Row"
-).split(" ")
+STREETS = ["Main", "Street", "Oak", "Avenue", "Harbor", "Road", "Mill", "Lane", "King", "Street", "Station", "Road", "Park", "Avenue", "Elm", "Street", "Canal", "Street", "Market", "Square", "River", "Road", "High", "Street", "Church", "Lane", "Bridge", "Street", "Garden", "Row"]
 
 DEPARTMENTS = {
-    "Engineering": ("Software Engineer", "Senior Software Engineer", "Engineering Manager", "Site Reliability Engineer", "QA Engineer"),
+    "Engineering": (
+        "Software Engineer",
+        "Senior Software Engineer",
+        "Engineering Manager",
+        "Site Reliability Engineer",
+        "QA Engineer",
+    ),
     "Sales": ("Account Executive", "Sales Development Representative", "Sales Manager"),
     "Support": ("Support Specialist", "Support Team Lead", "Customer Success Manager"),
     "Finance": ("Accountant", "Financial Controller", "Billing Specialist"),
@@ -74,11 +78,18 @@ DEPARTMENTS = {
 }
 
 CUSTOMER_TITLES = (
-    "Chief Executive Officer", "Chief Financial Officer", "Head of Procurement", "Operations Director",
-    "IT Manager", "Purchasing Manager", "Office Manager", "Product Manager", "Finance Manager",
+    "Chief Executive Officer",
+    "Chief Financial Officer",
+    "Head of Procurement",
+    "Operations Director",
+    "IT Manager",
+    "Purchasing Manager",
+    "Office Manager",
+    "Product Manager",
+    "Finance Manager",
 )
 
-PRODUCT_ADJECTIVES = "Compact Classic Deluxe Eco Ergonomic Heavy-Duty Lite Modular Pro Smart Ultra Wireless".split()
+PRODUCT_ADJECTIVES = ["Compact", "Classic", "Deluxe", "Eco", "Ergonomic", "Heavy-Duty", "Lite", "Modular", "Pro", "Smart", "Ultra", "Wireless"]
 PRODUCT_NOUNS = {
     "electronics": ("Headset", "Monitor", "Keyboard", "Webcam", "Docking Station", "Speaker"),
     "office": ("Desk Lamp", "Notebook Set", "Desk Chair", "Whiteboard", "Filing Cabinet"),

@@ -6,7 +6,6 @@ service's state is a set of such records in the episode's tables; nothing else.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
@@ -79,8 +78,14 @@ def field_generated(model: type[Record], name: str) -> Generated | None:
     return None
 
 
-@functools.cache
+_GENERATED: dict[type[Record], tuple[tuple[str, Generated], ...]] = {}
+
+
 def generated_fields(model: type[Record]) -> tuple[tuple[str, Generated], ...]:
-    """Return ``(field, marker)`` for every generated field of ``model``."""
-    found = ((name, field_generated(model, name)) for name in model.model_fields)
-    return tuple((name, gen) for name, gen in found if gen is not None)
+    """Return ``(field, marker)`` for every generated field of ``model`` (cached: writes ask often)."""
+    cached = _GENERATED.get(model)
+    if cached is None:
+        found = ((name, field_generated(model, name)) for name in model.model_fields)
+        cached = tuple((name, gen) for name, gen in found if gen is not None)
+        _GENERATED[model] = cached
+    return cached

@@ -66,7 +66,10 @@ def resolve(name: str) -> Service:
     if name not in targets:
         raise CatalogError(f"unknown service {name!r}; registered: {', '.join(targets)}")
     module_name, _, attr = targets[name].partition(":")
-    module = importlib.import_module(module_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise CatalogError(f"service {name!r}: cannot import {module_name}: {exc}") from exc
     obj = getattr(module, attr, None)
     if not isinstance(obj, Service):
         raise CatalogError(f"service {name!r}: {targets[name]} is not a Service")

@@ -106,11 +106,19 @@ def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
         try:
             arguments = json.loads(arguments)
         except (ValueError, RecursionError) as exc:
-            return _fail("invalid_arguments", f"arguments are not valid JSON: {exc}", None,
-                         "send the arguments as one JSON object")
+            return _fail(
+                "invalid_arguments",
+                f"arguments are not valid JSON: {exc}",
+                None,
+                "send the arguments as one JSON object",
+            )
     if not isinstance(arguments, dict):
-        return _fail("invalid_arguments", f"arguments must be a JSON object, not {type(arguments).__name__}",
-                     None, "send the arguments as one JSON object, e.g. {}")
+        return _fail(
+            "invalid_arguments",
+            f"arguments must be a JSON object, not {type(arguments).__name__}",
+            None,
+            "send the arguments as one JSON object, e.g. {}",
+        )
     try:
         args = tool.params_model.model_validate(arguments)
     except ValidationError as exc:
@@ -122,8 +130,12 @@ def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
         value = kwargs[pname]
         if value is not None and episode.get(table, value) is None:
             noun = episode.world.catalog.resources[resource].noun
-            return _fail("not_found", f"no {noun} with id {value!r}", pname,
-                         f"find the {noun}'s id with a list or search tool first")
+            return _fail(
+                "not_found",
+                f"no {noun} with id {value!r}",
+                pname,
+                f"find the {noun}'s id with a list or search tool first",
+            )
     writes = tool.writes
     ctx = Ctx(episode, tool, writable=writes)
     saved = episode.begin()
@@ -135,7 +147,11 @@ def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
         return CallResult(False, None, failure.to_error())
     except Exception as exc:  # a tool bug must not crash the caller nor leave half a write
         episode.rollback(saved)
-        return _fail("internal_error", f"{tool.name} failed: {type(exc).__name__}: {exc}", None,
-                     "this is a fault of the tool, not of the call; try another way")
+        return _fail(
+            "internal_error",
+            f"{tool.name} failed: {type(exc).__name__}: {exc}",
+            None,
+            "this is a fault of the tool, not of the call; try another way",
+        )
     episode.commit(writes)
     return CallResult(True, result, None)

@@ -160,9 +160,7 @@ class Service:
         description: One paragraph on what the service does.
     """
 
-    def __init__(
-        self, name: str, *, title: str, category: str, modeled_on: str, description: str
-    ) -> None:
+    def __init__(self, name: str, *, title: str, category: str, modeled_on: str, description: str) -> None:
         if not _NAME.match(name) or "__" in name:
             raise CatalogError(f"service name {name!r} must match [a-z][a-z0-9_]* without '__'")
         self.name = name

@@ -279,9 +279,7 @@ def tool_from_def(service: str, tdef: ToolDef, id_resources: Mapping[str, str]) 
         params[p.name] = (hints[p.name], FieldInfo.from_field(default, description=desc.strip()))
     if "return" not in hints:
         raise CatalogError(f"{where}: missing return type hint")
-    description = "\n\n".join(
-        s for s in (parsed.short_description, parsed.long_description) if s
-    )
+    description = "\n\n".join(s for s in (parsed.short_description, parsed.long_description) if s)
     return build_tool(
         service=service,
         short_name=tdef.name,

@@ -137,9 +137,7 @@ _NonBlank = AfterValidator(_strip)
 Email = Annotated[
     str,
     SemanticType("email"),
-    StringConstraints(
-        pattern=r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$", max_length=254, to_lower=True
-    ),
+    StringConstraints(pattern=r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$", max_length=254, to_lower=True),
 ]
 """An e-mail address, normalised to lower case."""
 
@@ -198,6 +196,7 @@ Language = Annotated[str, SemanticType("language", generic=True), StringConstrai
 Date = Annotated[_dt.date, SemanticType("date")]
 """A calendar date (``YYYY-MM-DD``)."""
 
+
 def _utc(value: _dt.datetime) -> _dt.datetime:
     if value.tzinfo is None:
         return value.replace(tzinfo=_dt.UTC)
@@ -219,13 +218,19 @@ Sku = Annotated[str, SemanticType("product.sku", kind="ref"), StringConstraints(
 OrderNumber = Annotated[str, SemanticType("order_number", kind="ref"), StringConstraints(pattern=r"^[A-Z0-9#-]{3,32}$")]
 """A customer-facing order number."""
 
-InvoiceNumber = Annotated[str, SemanticType("invoice_number", kind="ref"), StringConstraints(pattern=r"^[A-Z0-9-]{3,32}$")]
+InvoiceNumber = Annotated[
+    str, SemanticType("invoice_number", kind="ref"), StringConstraints(pattern=r"^[A-Z0-9-]{3,32}$")
+]
 """A customer-facing invoice number."""
 
-TrackingNumber = Annotated[str, SemanticType("tracking_number", kind="ref"), StringConstraints(pattern=r"^[A-Z0-9]{8,34}$")]
+TrackingNumber = Annotated[
+    str, SemanticType("tracking_number", kind="ref"), StringConstraints(pattern=r"^[A-Z0-9]{8,34}$")
+]
 """A carrier's tracking number."""
 
-AccountNumber = Annotated[str, SemanticType("account_number", kind="ref"), StringConstraints(pattern=r"^[A-Z0-9-]{4,34}$")]
+AccountNumber = Annotated[
+    str, SemanticType("account_number", kind="ref"), StringConstraints(pattern=r"^[A-Z0-9-]{4,34}$")
+]
 """A customer or bank account number."""
 
 FileLink = Annotated[str, SemanticType("file_link", kind="ref"), StringConstraints(pattern=r"^https://\S+$")]
@@ -240,17 +245,15 @@ class PostalAddress(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    street: Annotated[str, SemanticType("address.street"), StringConstraints(min_length=1, max_length=200), _NonBlank] = Field(
-        description="Street and number."
-    )
+    street: Annotated[
+        str, SemanticType("address.street"), StringConstraints(min_length=1, max_length=200), _NonBlank
+    ] = Field(description="Street and number.")
     city: City = Field(description="City.")
     postal_code: PostalCode = Field(description="Postal code.")
     country: Country = Field(description="ISO 3166-1 alpha-2 country code.")
 
     @classmethod
-    def __get_pydantic_json_schema__(
-        cls, core_schema: cs.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(cls, core_schema: cs.CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         schema = handler(core_schema)
         target = handler.resolve_ref_schema(schema)
         target[SEMANTIC_KEY] = "postal_address"

@@ -17,7 +17,6 @@ from compoworld.context import Ctx
 from compoworld.errors import NotFound, RuleViolation
 from compoworld.records import CREATED, UPDATED, Record
 from compoworld.service import Service, Transition
-from compoworld.world import SeedContext
 from compoworld.types import (
     Cents,
     CompanyName,
@@ -35,6 +34,7 @@ from compoworld.types import (
     Text,
     Title,
 )
+from compoworld.world import SeedContext
 
 __all__ = ["service"]
 
@@ -173,34 +173,46 @@ def _guard_opportunity(ctx: Ctx, new: Any, old: Any) -> None:
         )
     if new.stage == "closed_won" and new.amount == 0:
         raise RuleViolation(
-            "an opportunity cannot be won with an amount of 0", field="amount",
+            "an opportunity cannot be won with an amount of 0",
+            field="amount",
             hint="set the deal amount before closing it as won",
         )
 
 
 def _guard_account_delete(ctx: Ctx, new: Any, old: Any) -> None:
     if ctx.first(Contact, account_id=old.id) is not None:
-        raise RuleViolation(
-            f"account {old.id} still has contacts", hint="delete or move its contacts first"
-        )
+        raise RuleViolation(f"account {old.id} still has contacts", hint="delete or move its contacts first")
 
 
 accounts = service.resource(
-    Account, name="account", plural="accounts", prefix="acc",
-    filters=("industry", "owner_email", "domain"), search=("name", "domain"),
+    Account,
+    name="account",
+    plural="accounts",
+    prefix="acc",
+    filters=("industry", "owner_email", "domain"),
+    search=("name", "domain"),
     update=("name", "industry", "billing_address", "phone", "owner_email"),
-    unique=("domain",), guard_delete=_guard_account_delete,
+    unique=("domain",),
+    guard_delete=_guard_account_delete,
 )
 contacts = service.resource(
-    Contact, name="contact", plural="contacts", prefix="con",
-    filters=("account_id", "email", "last_name"), search=("first_name", "last_name", "email"),
+    Contact,
+    name="contact",
+    plural="contacts",
+    prefix="con",
+    filters=("account_id", "email", "last_name"),
+    search=("first_name", "last_name", "email"),
     update=("first_name", "last_name", "email", "phone", "title", "do_not_contact"),
     unique=("email",),
 )
 leads = service.resource(
-    Lead, name="lead", plural="leads", prefix="lead",
+    Lead,
+    name="lead",
+    plural="leads",
+    prefix="lead",
     create=("first_name", "last_name", "email", "company", "source"),
-    filters=("status", "source", "email"), search=("first_name", "last_name", "company"),
+    filters=("status", "source", "email"),
+    search=("first_name", "last_name", "company"),
     update=("first_name", "last_name", "email", "company"),
     transitions={
         "start_working": Transition("status", ("new",), "working", "start working the lead"),
@@ -209,15 +221,25 @@ leads = service.resource(
     unique=("email",),
 )
 opportunities = service.resource(
-    Opportunity, name="opportunity", plural="opportunities", prefix="opp",
+    Opportunity,
+    name="opportunity",
+    plural="opportunities",
+    prefix="opp",
     create=("account_id", "name", "amount", "currency", "close_date", "primary_contact_id"),
-    filters=("account_id", "stage", "primary_contact_id"), search=("name",),
+    filters=("account_id", "stage", "primary_contact_id"),
+    search=("name",),
     update=("name", "amount", "close_date", "primary_contact_id"),
-    delete=False, guard_update=_guard_opportunity, title="opportunity",
+    delete=False,
+    guard_update=_guard_opportunity,
+    title="opportunity",
 )
 activities = service.resource(
-    Activity, name="activity", plural="activities", prefix="act",
-    filters=("contact_id", "opportunity_id", "kind", "done"), search=("subject",),
+    Activity,
+    name="activity",
+    plural="activities",
+    prefix="act",
+    filters=("contact_id", "opportunity_id", "kind", "done"),
+    search=("subject",),
     update=("subject", "notes", "due_date"),
     transitions={"complete": Transition("done", (False,), True, "mark the activity done")},
 )
@@ -254,28 +276,43 @@ def convert_lead(
     """
     lead = ctx.get(Lead, lead_id, field="lead_id")
     if lead.status in ("converted", "disqualified"):
-        raise RuleViolation(f"lead {lead.id} is {lead.status} and cannot be converted", field="lead_id",
-                            hint="only new or working leads can be converted")
+        raise RuleViolation(
+            f"lead {lead.id} is {lead.status} and cannot be converted",
+            field="lead_id",
+            hint="only new or working leads can be converted",
+        )
     account = ctx.first(Account, domain=account_domain)
     if account is None:
         home = ctx.population.home
         account = ctx.create(
-            Account, name=lead.company, domain=account_domain, industry="",
-            billing_address=home.address, owner_email=ctx.population.employees[0].email,
+            Account,
+            name=lead.company,
+            domain=account_domain,
+            industry="",
+            billing_address=home.address,
+            owner_email=ctx.population.employees[0].email,
         )
-    contact = ctx.create(Contact, account_id=account.id, first_name=lead.first_name,
-                         last_name=lead.last_name, email=lead.email)
+    contact = ctx.create(
+        Contact, account_id=account.id, first_name=lead.first_name, last_name=lead.last_name, email=lead.email
+    )
     opp = None
     if opportunity_name:
-        opp = ctx.create(Opportunity, account_id=account.id, name=opportunity_name,
-                         amount=opportunity_amount, close_date=close_date or ctx.today() + dt.timedelta(days=30),
-                         primary_contact_id=contact.id)
+        opp = ctx.create(
+            Opportunity,
+            account_id=account.id,
+            name=opportunity_name,
+            amount=opportunity_amount,
+            close_date=close_date or ctx.today() + dt.timedelta(days=30),
+            primary_contact_id=contact.id,
+        )
     ctx.update(lead, status="converted", converted_contact_id=contact.id)
     return Conversion(account=account, contact=contact, opportunity=opp)
 
 
 @service.tool(intent="move the deal to a new sales stage", write=True)
-def advance_opportunity(ctx: Ctx, opportunity_id: OpportunityId, stage: Stage, loss_reason: str | None = None) -> Opportunity:
+def advance_opportunity(
+    ctx: Ctx, opportunity_id: OpportunityId, stage: Stage, loss_reason: str | None = None
+) -> Opportunity:
     """Move an opportunity to another stage of the pipeline.
 
     Open stages can move forward or back; closing as won needs a non-zero
@@ -288,16 +325,21 @@ def advance_opportunity(ctx: Ctx, opportunity_id: OpportunityId, stage: Stage, l
     """
     opp = ctx.get(Opportunity, opportunity_id, field="opportunity_id")
     if opp.stage not in OPEN_STAGES:
-        raise RuleViolation(f"opportunity {opp.id} is already {opp.stage}", field="opportunity_id",
-                            hint="closed opportunities are final; create a new one")
+        raise RuleViolation(
+            f"opportunity {opp.id} is already {opp.stage}",
+            field="opportunity_id",
+            hint="closed opportunities are final; create a new one",
+        )
     if stage == opp.stage:
         raise RuleViolation(f"opportunity {opp.id} is already at stage {stage}", field="stage")
     if stage == "closed_lost" and not (loss_reason or "").strip():
-        raise RuleViolation("closing as lost needs a loss_reason", field="loss_reason",
-                            hint="say why the deal was lost")
+        raise RuleViolation(
+            "closing as lost needs a loss_reason", field="loss_reason", hint="say why the deal was lost"
+        )
     if stage == "closed_won" and opp.amount == 0:
-        raise RuleViolation("an opportunity cannot be won with an amount of 0", field="stage",
-                            hint="update the amount first")
+        raise RuleViolation(
+            "an opportunity cannot be won with an amount of 0", field="stage", hint="update the amount first"
+        )
     return ctx.update(opp, stage=stage, loss_reason=loss_reason if stage == "closed_lost" else None)
 
 
@@ -336,8 +378,9 @@ def find_contact_by_email(ctx: Ctx, email: Email) -> Contact:
     """
     found = ctx.first(Contact, email=email)
     if found is None:
-        raise NotFound(f"no contact with e-mail {email}", field="email",
-                       hint="search contacts by name with crm__list_contacts")
+        raise NotFound(
+            f"no contact with e-mail {email}", field="email", hint="search contacts by name with crm__list_contacts"
+        )
     return found
 
 
@@ -346,28 +389,59 @@ def seed(s: SeedContext) -> None:
     """Accounts for customer companies, their people as contacts, a pipeline, leads."""
     pop = s.population
     reps = [p for p in pop.employees if p.department == "Sales"] or list(pop.employees)
-    for company in pop.customers:
+    for n, company in enumerate(pop.customers):
         rep = s.rng.choice(reps)
-        acc = s.create(Account, name=company.name, domain=company.domain, industry=company.industry,
-                       billing_address=company.address, phone=company.phone, owner_email=rep.email)
-        people = pop.people_at(company)
+        acc = s.create(
+            Account,
+            name=company.name,
+            domain=company.domain,
+            industry=company.industry,
+            billing_address=company.address,
+            phone=company.phone,
+            owner_email=rep.email,
+        )
+        # Every fifth account is a fresh prospect whose people are not in the CRM yet.
+        people = pop.people_at(company) if n % 5 else ()
         cons = [
-            s.create(Contact, account_id=acc.id, first_name=p.first_name, last_name=p.last_name,
-                     email=p.email, phone=p.phone, title=p.job_title)
+            s.create(
+                Contact,
+                account_id=acc.id,
+                first_name=p.first_name,
+                last_name=p.last_name,
+                email=p.email,
+                phone=p.phone,
+                title=p.job_title,
+            )
             for p in people
         ]
         for k in range(s.rng.randint(0, 2)):
-            stage = s.rng.choice(("prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"))
+            stage = s.rng.choice(
+                ("prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost")
+            )
             s.create(
-                Opportunity, account_id=acc.id, name=f"{company.name} {('renewal', 'expansion', 'pilot')[k % 3]}",
-                amount=s.rng.randint(50, 900) * 10000, currency="USD", stage=stage,
+                Opportunity,
+                account_id=acc.id,
+                name=f"{company.name} {('renewal', 'expansion', 'pilot')[k % 3]}",
+                amount=s.rng.randint(50, 900) * 10000,
+                currency="USD",
+                stage=stage,
                 close_date=s.now.date() + dt.timedelta(days=s.rng.randint(-60, 90)),
                 primary_contact_id=cons[0].id if cons else None,
                 loss_reason="Chose a competitor" if stage == "closed_lost" else None,
             )
         if cons and s.rng.random() < 0.5:
-            s.create(Activity, contact_id=cons[0].id, kind=s.rng.choice(("call", "meeting", "email")),
-                     subject=f"Check-in with {company.name}")
+            s.create(
+                Activity,
+                contact_id=cons[0].id,
+                kind=s.rng.choice(("call", "meeting", "email")),
+                subject=f"Check-in with {company.name}",
+            )
     for person in pop.consumers[: max(4, len(pop.consumers) // 4)]:
-        s.create(Lead, first_name=person.first_name, last_name=person.last_name, email=person.email,
-                 company=f"{person.last_name} Consulting", source=s.rng.choice(("web", "referral", "event", "outbound")))
+        s.create(
+            Lead,
+            first_name=person.first_name,
+            last_name=person.last_name,
+            email=person.email,
+            company=f"{person.last_name} Consulting",
+            source=s.rng.choice(("web", "referral", "event", "outbound")),
+        )

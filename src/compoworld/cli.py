@@ -1,0 +1,207 @@
+"""The ``compoworld`` command line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from compoworld.catalog import Catalog
+from compoworld.errors import CatalogError
+
+__all__ = ["app"]
+
+app = typer.Typer(help="CompoWorld: verifiable multi-service worlds for tool-using agents.", no_args_is_help=True)
+catalog_app = typer.Typer(help="Browse the catalog of services and tools.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
+app.add_typer(catalog_app, name="catalog")
+app.add_typer(bench_app, name="bench")
+
+console = Console()
+err = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="World seed.")]
+
+
+def _load(services: list[str] | None = None) -> Catalog:
+    try:
+        return Catalog.load(services)
+    except CatalogError as exc:
+        err.print(f"[red]catalog error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@catalog_app.command("stats")
+def catalog_stats(as_json: JsonOpt = False) -> None:
+    """Counts of services, tools, categories and resources."""
+    stats = _load().stats()
+    if as_json:
+        _print_json(stats)
+        return
+    table = Table(title="CompoWorld catalog")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in stats.items():
+        if not isinstance(value, dict):
+            table.add_row(key, str(value))
+    console.print(table)
+    by_cat = Table(title="services by category")
+    by_cat.add_column("category")
+    by_cat.add_column("services", justify="right")
+    for key, value in stats["services_by_category"].items():
+        by_cat.add_row(key, str(value))
+    console.print(by_cat)
+
+
+@catalog_app.command("show")
+def catalog_show(service: str, as_json: JsonOpt = False) -> None:
+    """Show one service: what it models, its resources and its tools."""
+    catalog = _load([service])
+    svc = catalog.services[service]
+    tools = catalog.tools_of(service)
+    if as_json:
+        _print_json(
+            {
+                "name": svc.name,
+                "title": svc.title,
+                "category": svc.category,
+                "modeled_on": svc.modeled_on,
+                "description": svc.description,
+                "resources": [{"name": r.qualified, "table": r.table} for r in svc.resources],
+                "tools": [
+                    t.openai()["function"] | {"annotations": t.annotations.__repr__(), "intent": t.intent}
+                    for t in tools
+                ],
+            }
+        )
+        return
+    console.print(f"[bold]{svc.title}[/bold] ({svc.name}, {svc.category})")
+    console.print(f"modeled on: {svc.modeled_on}")
+    console.print(svc.description)
+    console.print("resources: " + ", ".join(r.qualified for r in svc.resources))
+    table = Table(title=f"{len(tools)} tools")
+    for col in ("tool", "kind", "effects", "intent"):
+        table.add_column(col)
+    for t in tools:
+        a = t.annotations
+        effects = "read" if a.read_only else "write" + (", destructive" if a.destructive else "")
+        if a.open_world:
+            effects += ", open-world"
+        table.add_row(t.name, t.kind, effects, t.intent)
+    console.print(table)
+
+
+@app.command("check")
+def check(
+    service: Annotated[list[str] | None, typer.Option("--service", help="Only this service (repeatable).")] = None,
+    seed: SeedOpt = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run the conformance suite over every tool (or one service's); exit 1 on any failure."""
+    from compoworld.conformance import check_world
+    from compoworld.world import World
+
+    catalog = _load(service or None)
+    world = World.build(catalog, seed=seed)
+    results = list(check_world(world, service))
+    failures = [r for r in results if not r.ok]
+    per_check: Counter[str] = Counter(r.check for r in results)
+    if as_json:
+        _print_json(
+            {
+                "tools": len({r.tool for r in results}),
+                "checks": len(results),
+                "failures": [
+                    r.__dict__ if hasattr(r, "__dict__") else {"tool": r.tool, "check": r.check, "detail": r.detail}
+                    for r in failures
+                ],
+                "by_check": dict(per_check),
+            }
+        )
+    else:
+        by_tool: dict[str, list[str]] = defaultdict(list)
+        for r in failures:
+            by_tool[r.tool].append(f"{r.check}: {r.detail}")
+        for tool, problems in sorted(by_tool.items()):
+            err.print(f"[red]FAIL[/red] {tool}")
+            for p in problems:
+                err.print(f"    {p}")
+        console.print(
+            f"{len({r.tool for r in results})} tools, {len(results)} checks, "
+            f"[{'red' if failures else 'green'}]{len(failures)} failed[/]"
+        )
+    if failures:
+        raise typer.Exit(1)
+
+
+@app.command("call")
+def call_tool(
+    tool: str,
+    arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
+    seed: SeedOpt = 0,
+    sqlite: Annotated[Path | None, typer.Option(help="Also export the episode's state to this SQLite file.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Call one tool on a fresh episode; print the result or error and the state diff."""
+    from compoworld.episode import Episode
+    from compoworld.world import World
+
+    catalog = _load()
+    episode = Episode(World.build(catalog, seed=seed))
+    result = episode.call(tool, arguments)
+    out = result.to_dict() | {"diff": episode.diff().to_dict(), "state_hash": episode.state_hash()}
+    if sqlite is not None:
+        out["sqlite"] = str(episode.export_sqlite(sqlite))
+    if as_json:
+        _print_json(out)
+    else:
+        console.print_json(json.dumps(out, ensure_ascii=False))
+    if not result.ok:
+        raise typer.Exit(1)
+
+
+@bench_app.command("engine")
+def bench_engine_cmd(
+    seconds: Annotated[float, typer.Option(help="Seconds per throughput measurement.")] = 1.0,
+    episodes: Annotated[int, typer.Option(help="Live episodes in the memory measurement.")] = 10_000,
+    as_json: JsonOpt = False,
+) -> None:
+    """Measure call throughput, state-operation latency, episode memory and load time."""
+    from compoworld.bench import bench_engine
+
+    out = bench_engine(seconds=seconds, episodes=episodes)
+    if as_json:
+        _print_json(out)
+        return
+    table = Table(title="engine benchmark")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("target met")
+    for key, value in out.items():
+        if key != "targets_met":
+            met = out["targets_met"].get(key)
+            table.add_row(key, str(value), "" if met is None else ("yes" if met else "[red]no[/red]"))
+    console.print(table)
+
+
+@app.command("demo")
+def demo(seed: SeedOpt = 0) -> None:
+    """Load the whole catalog, print its summary and run one scripted multi-service episode."""
+    from compoworld.demo import run_demo
+
+    run_demo(console, seed=seed)
+
+
+def main() -> None:
+    """Entry point."""
+    app()
