@@ -156,7 +156,11 @@ def call_tool(
     from compoworld.episode import Episode
     from compoworld.world import World
 
-    catalog = _load()
+    from compoworld.registry import registered
+
+    # Load only the tool's service when the name says which; otherwise everything, for suggestions.
+    service = tool.split("__", 1)[0]
+    catalog = _load([service] if service in registered() else None)
     episode = Episode(World.build(catalog, seed=seed))
     result = episode.call(tool, arguments)
     out = result.to_dict() | {"diff": episode.diff().to_dict(), "state_hash": episode.state_hash()}

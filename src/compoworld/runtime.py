@@ -27,7 +27,7 @@ __all__ = ["CallResult", "call"]
 MAX_ARGUMENT_CHARS = 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CallResult:
     """The outcome of one call: ``result`` when ``ok``, else ``error``."""
 
@@ -141,7 +141,7 @@ def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
     saved = episode.begin()
     try:
         out = tool.fn(ctx, **kwargs)
-        result = tool.result_adapter.dump_python(out, mode="json", warnings="error")
+        result = tool.result_adapter.serializer.to_python(out, mode="json", warnings="error")
     except ToolFailure as failure:
         episode.rollback(saved)
         return CallResult(False, None, failure.to_error())

@@ -1,0 +1,41 @@
+# The two entry points of the README: `make demo` and `make test`.
+# Each creates .venv and installs what it needs on a fresh machine.
+
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+PYTEST_WORKERS ?= 2
+
+.PHONY: demo test lint types pytest bench check clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/compoworld demo
+
+test: lint types pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+# pytest exits 5 when it collected no test: that is a failure here, never a silent pass.
+pytest: $(STAMP)
+	@$(BIN)/pytest -q -n $(PYTEST_WORKERS) -p no:cacheprovider; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+check: $(STAMP)
+	$(BIN)/compoworld check
+
+bench: $(STAMP)
+	$(BIN)/compoworld bench engine
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
