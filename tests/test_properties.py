@@ -72,9 +72,7 @@ json_values = st.recursive(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_malformed_arguments_never_raise_out_of_the_runtime_nor_change_state(
-    world: World, data: st.DataObject
-) -> None:
+def test_malformed_arguments_never_raise_out_of_the_runtime_nor_change_state(world: World, data: st.DataObject) -> None:
     names = sorted(world.catalog.tools)
     tool = data.draw(st.sampled_from(names) | st.text(max_size=20), label="tool")
     known = world.catalog.tools.get(tool)

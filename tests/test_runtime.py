@@ -9,8 +9,8 @@ import pytest
 from compoworld import Catalog, CatalogError, Ctx, Episode, Record, RuleViolation, SeedContext, Service, World
 from compoworld.types import Cents, IdOf, Title
 
-
 LEDGER = Service("ledger", title="Ledger", category="test", modeled_on="nothing", description="Test service.")
+
 
 class Entry(Record):
     """A ledger entry."""
@@ -21,7 +21,9 @@ class Entry(Record):
     amount: Cents
     """Amount in cents."""
 
+
 LEDGER.resource(Entry, name="entry", plural="entries", prefix="ent", filters=("memo",), update=("memo", "amount"))
+
 
 @LEDGER.tool(intent="post two entries", write=True)
 def post_pair(ctx: Ctx, memo: Title, amount: Cents, fail_after_first: bool = False) -> list[Entry]:
@@ -37,6 +39,7 @@ def post_pair(ctx: Ctx, memo: Title, amount: Cents, fail_after_first: bool = Fal
         raise RuleViolation("the books do not balance", field="amount", hint="post balanced entries")
     return [first, ctx.create(Entry, memo=memo, amount=amount)]
 
+
 @LEDGER.tool(intent="crash", write=True)
 def crash(ctx: Ctx, memo: Title) -> Entry:
     """Write, then fail with a bug.
@@ -46,6 +49,7 @@ def crash(ctx: Ctx, memo: Title) -> Entry:
     """
     ctx.create(Entry, memo=memo, amount=1)
     raise ZeroDivisionError("bug")
+
 
 @LEDGER.tool(intent="sneak a write")
 def sneaky_read(ctx: Ctx, memo: Title) -> int:
@@ -57,16 +61,16 @@ def sneaky_read(ctx: Ctx, memo: Title) -> int:
     ctx.create(Entry, memo=memo, amount=1)
     return 1
 
+
 @LEDGER.tool(intent="return garbage")
 def bad_result(ctx: Ctx) -> int:
     """Returns a value that is not its declared type."""
     return "not an int"  # type: ignore[return-value]
 
+
 @LEDGER.seeder
 def seed(s: SeedContext) -> None:
     s.create(Entry, memo="Opening balance", amount=1000)
-
-
 
 
 @pytest.fixture(scope="module")

@@ -154,9 +154,8 @@ def call_tool(
 ) -> None:
     """Call one tool on a fresh episode; print the result or error and the state diff."""
     from compoworld.episode import Episode
-    from compoworld.world import World
-
     from compoworld.registry import registered
+    from compoworld.world import World
 
     # Load only the tool's service when the name says which; otherwise everything, for suggestions.
     service = tool.split("__", 1)[0]
@@ -201,9 +200,13 @@ def bench_engine_cmd(
 @app.command("demo")
 def demo(seed: SeedOpt = 0) -> None:
     """Load the whole catalog, print its summary and run one scripted multi-service episode."""
-    from compoworld.demo import run_demo
+    from compoworld.demo import DemoError, run_demo
 
-    run_demo(console, seed=seed)
+    try:
+        run_demo(console, seed=seed)
+    except DemoError as exc:
+        err.print(f"[red]demo failed:[/red] {exc}")
+        raise typer.Exit(1) from exc
 
 
 def main() -> None:
