@@ -9,7 +9,7 @@ from compoworld import Catalog, World
 
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
-    return Catalog.load()
+    return Catalog.load(render_schemas=True)
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from compoworld import Catalog, World
 from compoworld.conformance import ValuePool, check_tool
 from compoworld.registry import registered
 
-_CATALOG = Catalog.load()
+_CATALOG = Catalog.load(render_schemas=True)
 _TOOLS = sorted(_CATALOG.tools)
 _POOL: dict[int, ValuePool] = {}
 

@@ -8,7 +8,9 @@ message naming the culprit, if any declaration is invalid.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -66,11 +68,18 @@ class Catalog:
         self._fingerprint: str | None = None
 
     @classmethod
-    def load(cls, services: Sequence[str] | None = None) -> Catalog:
+    def load(cls, services: Sequence[str] | None = None, *, render_schemas: bool = False) -> Catalog:
         """Load registered services (all, or those named) and check them.
+
+        Every tool's argument validator and result serialiser are derived here,
+        so a type that cannot be validated or serialised fails now. The JSON
+        Schemas shown to agents are rendered on first use (most workers never
+        need all of them); ``render_schemas=True`` renders every one now, as
+        ``compoworld check`` and the test suite do.
 
         Args:
             services: Service names; None loads every registered service.
+            render_schemas: Also render every tool's JSON Schemas now.
 
         Returns:
             The catalog.
@@ -79,7 +88,19 @@ class Catalog:
             CatalogError: for an unknown service or an invalid declaration.
         """
         names = list(registered()) if services is None else list(dict.fromkeys(services))
-        return cls(resolve(n) for n in names)
+        catalog = cls(resolve(n) for n in names)
+        if render_schemas:
+            catalog.render_schemas()
+        return catalog
+
+    def render_schemas(self) -> None:
+        """Render every tool's JSON Schemas.
+
+        Raises:
+            CatalogError: naming the first tool whose schema cannot be rendered.
+        """
+        for tool in self.tools.values():
+            _ = tool.parameters_schema, tool.result_schema
 
     def spec_of(self, model: type[Record]) -> ResourceSpec[Any]:
         """Return the resource a record model backs.
@@ -100,17 +121,22 @@ class Catalog:
 
     @property
     def fingerprint(self) -> str:
-        """A hash of every service, table and tool schema: changes when the contract does."""
+        """A hash of the engine version, every table and tool name, and each service's source.
+
+        Hashing the source (not only the schemas) makes a change of a tool's
+        behaviour change the fingerprint, and with it every world's version.
+        """
         if self._fingerprint is None:
-            doc = {
-                "tables": sorted(self.tables),
-                "tools": {
-                    name: [t.parameters_schema, t.result_schema, t.annotations.read_only]
-                    for name, t in sorted(self.tools.items())
-                },
-            }
-            blob = json.dumps(doc, sort_keys=True, default=str).encode()
-            self._fingerprint = hashlib.sha256(blob).hexdigest()[:16]
+            from compoworld import __version__
+
+            h = hashlib.sha256(f"compoworld {__version__}\n".encode())
+            h.update(json.dumps([sorted(self.tables), sorted(self.tools)]).encode())
+            for name, svc in self.services.items():
+                module = sys.modules.get(svc.module)
+                source = inspect.getsource(module) if module is not None else ""
+                h.update(f"\n{name}\n".encode())
+                h.update(source.encode())
+            self._fingerprint = h.hexdigest()[:16]
         return self._fingerprint
 
     def stats(self) -> dict[str, Any]:

@@ -29,9 +29,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tab
 SeedOpt = Annotated[int, typer.Option("--seed", help="World seed.")]
 
 
-def _load(services: list[str] | None = None) -> Catalog:
+def _load(services: list[str] | None = None, *, render_schemas: bool = False) -> Catalog:
     try:
-        return Catalog.load(services)
+        return Catalog.load(services, render_schemas=render_schemas)
     except CatalogError as exc:
         err.print(f"[red]catalog error:[/red] {exc}")
         raise typer.Exit(2) from exc
@@ -111,7 +111,7 @@ def check(
     from compoworld.conformance import check_world
     from compoworld.world import World
 
-    catalog = _load(service or None)
+    catalog = _load(service or None, render_schemas=True)
     world = World.build(catalog, seed=seed)
     results = list(check_world(world, service))
     failures = [r for r in results if not r.ok]

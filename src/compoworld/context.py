@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Ctx", "validation_message"]
 
+_NOTHING = object()
+
 
 def validation_message(exc: ValidationError) -> tuple[str, str | None]:
     """Summarise a pydantic error as (message, dotted field path of the first error)."""
@@ -202,6 +204,9 @@ class Ctx:
         spec = self._spec(model)
         if "id" in changes and changes["id"] != record.id:
             raise RuleViolation(f"the id of a {spec.noun} cannot change", field="id")
+        if all(getattr(record, k, _NOTHING) == v for k, v in changes.items()):
+            # Nothing changes: no write, so the clock does not move and the diff stays clean.
+            return record
         values = dict(record.__dict__)
         values.update(changes)
         for fname, gen in generated_fields(model):

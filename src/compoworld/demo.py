@@ -34,7 +34,9 @@ def _short(value: Any, limit: int = 300) -> str:
 
 def _print_catalog(console: Console, catalog: Catalog, world: World) -> None:
     stats = catalog.stats()
-    table = Table(title=f"catalog: {stats['services']} services, {stats['tools']} tools, {stats['categories']} categories")
+    table = Table(
+        title=f"catalog: {stats['services']} services, {stats['tools']} tools, {stats['categories']} categories"
+    )
     for col in ("service", "category", "modeled on", "tools", "records"):
         table.add_column(col)
     for name, svc in catalog.services.items():
@@ -171,7 +173,11 @@ def run_demo(console: Console, *, seed: int = 0) -> Episode:
     member = first("chat__list_members", {"email": owner})
     call(
         "chat__post_message",
-        {"channel_id": sales["id"], "member_id": member["id"], "text": f"Closed {won['name']}: invoice {sent['doc_number']} paid."},
+        {
+            "channel_id": sales["id"],
+            "member_id": member["id"],
+            "text": f"Closed {won['name']}: invoice {sent['doc_number']} paid.",
+        },
     )
 
     diff = ep.diff()
@@ -183,7 +189,10 @@ def run_demo(console: Console, *, seed: int = 0) -> Episode:
     console.print(table)
     for name, td in diff.tables.items():
         for change in td.updated:
-            console.print(f"  {name} {change.id}: " + ", ".join(f"{k}: {change.before.get(k)!r} → {change.after.get(k)!r}" for k in change.changed))
+            console.print(
+                f"  {name} {change.id}: "
+                + ", ".join(f"{k}: {change.before.get(k)!r} → {change.after.get(k)!r}" for k in change.changed)
+            )
         for rec in td.added:
             console.print(f"  {name} + {_short(rec, 200)}")
     console.print(f"\nstate hash {ep.state_hash()}  ({step} calls, all succeeded)")

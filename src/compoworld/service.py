@@ -11,6 +11,7 @@ checks them when it loads.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -34,9 +35,12 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 F = TypeVar("F", bound=Callable[..., Any])
 
 Guard = Callable[["Ctx", Any, Any], None]
-"""A domain rule on a standard write: ``guard(ctx, new_record, old_record_or_None)``.
+"""A domain rule on a standard write: ``guard(ctx, new_record_or_None, old_record_or_None)``.
 
-It raises a :class:`~compoworld.errors.ToolFailure` to refuse the write.
+It runs inside the same atomic call, after the write is applied (so queries
+see the new state); raising a :class:`~compoworld.errors.ToolFailure` undoes
+the whole call. For a delete it runs before the record is removed, with
+``new`` None.
 """
 
 
@@ -80,9 +84,9 @@ class ResourceSpec(Generic[R]):
         delete: Whether to offer a delete tool.
         transitions: Status transitions by verb.
         unique: Fields whose value must be unique in the table.
-        guard_create: Domain rule checked before a standard create.
-        guard_update: Domain rule checked before a standard update or transition.
-        guard_delete: Domain rule checked before a standard delete.
+        guard_create: Domain rule checked on a standard create (see :data:`Guard`).
+        guard_update: Domain rule checked on a standard update or transition.
+        guard_delete: Domain rule checked on a standard delete.
         title: A human noun for the record in descriptions ("support ticket").
     """
 
@@ -164,6 +168,8 @@ class Service:
         if not _NAME.match(name) or "__" in name:
             raise CatalogError(f"service name {name!r} must match [a-z][a-z0-9_]* without '__'")
         self.name = name
+        # The defining module, for the catalog fingerprint; tests may build services anywhere.
+        self.module: str = sys._getframe(1).f_globals.get("__name__", "")
         self.title = title
         self.category = category
         self.modeled_on = modeled_on
@@ -207,9 +213,9 @@ class Service:
             delete: Whether to offer ``delete_<name>``.
             transitions: Status transitions, each becoming ``<verb>_<name>``.
             unique: Fields whose values must be unique.
-            guard_create: Domain rule before a create.
-            guard_update: Domain rule before an update or transition.
-            guard_delete: Domain rule before a delete.
+            guard_create: Domain rule on a create (see :data:`Guard`).
+            guard_update: Domain rule on an update or transition.
+            guard_delete: Domain rule on a delete.
             title: Human noun for the record.
 
         Returns:

@@ -8,6 +8,7 @@ JSON Schema fails here, with a message naming the tool, never at call time.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 import types
@@ -76,8 +77,6 @@ class Tool:
         resource: The resource a standard tool works on (``crm.contact``).
         params_model: Validates arguments (unknown fields are refused).
         result_adapter: Serialises the result to JSON-ready data.
-        parameters_schema: JSON Schema of the arguments.
-        result_schema: JSON Schema of the result.
         fn: ``fn(ctx, **arguments)`` runs the tool.
         id_params: ``(parameter, resource, table)`` for each parameter naming a
             record the runtime checks exists before the call.
@@ -94,12 +93,34 @@ class Tool:
     resource: str | None
     params_model: type[BaseModel]
     result_adapter: TypeAdapter[Any]
-    parameters_schema: dict[str, Any]
-    result_schema: dict[str, Any]
     fn: Callable[..., Any]
     id_params: tuple[tuple[str, str, str], ...] = ()
     example: Callable[[Ctx], dict[str, Any] | None] | None = None
     required: frozenset[str] = field(default_factory=frozenset)
+    _parameters_schema: dict[str, Any] | None = None
+    _result_schema: dict[str, Any] | None = None
+
+    @property
+    def parameters_schema(self) -> dict[str, Any]:
+        """JSON Schema of the arguments (rendered on first use; treat as read-only)."""
+        if self._parameters_schema is None:
+            try:
+                schema = self.params_model.model_json_schema()
+            except Exception as exc:
+                raise CatalogError(f"tool {self.name}: cannot render the parameters' JSON Schema: {exc}") from exc
+            schema.pop("title", None)
+            self._parameters_schema = schema
+        return self._parameters_schema
+
+    @property
+    def result_schema(self) -> dict[str, Any]:
+        """JSON Schema of the result (rendered on first use, shared by tools of one result type)."""
+        if self._result_schema is None:
+            try:
+                self._result_schema = _result_schema(self.result_adapter)
+            except Exception as exc:
+                raise CatalogError(f"tool {self.name}: cannot render the result's JSON Schema: {exc}") from exc
+        return self._result_schema
 
     @property
     def writes(self) -> bool:
@@ -142,6 +163,35 @@ def semantic_type_of(annotation: Any, metadata: list[Any] | tuple[Any, ...] = ()
                 if sem is not None:
                     return sem
     return None
+
+
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+# Keyed by id(); holding the adapter keeps it alive so the id is never reused.
+_RESULT_SCHEMAS: dict[int, tuple[TypeAdapter[Any], dict[str, Any]]] = {}
+
+
+def _result_adapter(result_type: Any) -> TypeAdapter[Any]:
+    """The adapter of a result type, shared by every tool returning it.
+
+    Most resources' create, get, update and transition tools return the same
+    record type; deriving its core schema once keeps catalog loading fast.
+    """
+    try:
+        adapter = _ADAPTERS.get(result_type)
+    except TypeError:  # an unhashable annotation: derive it every time
+        return TypeAdapter(result_type)
+    if adapter is None:
+        adapter = TypeAdapter(result_type)
+        _ADAPTERS[result_type] = adapter
+    return adapter
+
+
+def _result_schema(adapter: TypeAdapter[Any]) -> dict[str, Any]:
+    cached = _RESULT_SCHEMAS.get(id(adapter))
+    if cached is None:
+        cached = (adapter, adapter.json_schema(mode="serialization"))
+        _RESULT_SCHEMAS[id(adapter)] = cached
+    return cached[1]
 
 
 def _model_name(tool_name: str) -> str:
@@ -202,12 +252,9 @@ def build_tool(
             __config__=ConfigDict(extra="forbid", protected_namespaces=(), frozen=True),
             **dict(params),
         )
-        parameters_schema = model.model_json_schema()
-        adapter: TypeAdapter[Any] = TypeAdapter(result_type)
-        result_schema = adapter.json_schema(mode="serialization")
+        adapter = _result_adapter(result_type)
     except Exception as exc:  # pydantic raises several types; the message is what matters
-        raise CatalogError(f"tool {name}: cannot derive a JSON Schema: {exc}") from exc
-    parameters_schema.pop("title", None)
+        raise CatalogError(f"tool {name}: cannot derive a schema: {exc}") from exc
     id_params: list[tuple[str, str, str]] = []
     for pname, (annotation, info) in params.items():
         sem = semantic_type_of(annotation, info.metadata)
@@ -216,7 +263,7 @@ def build_tool(
             if res not in id_resources:
                 raise CatalogError(f"tool {name}: parameter {pname!r} names unknown resource {res!r}")
             id_params.append((pname, res, id_resources[res]))
-    required = frozenset(parameters_schema.get("required", []))
+    required = frozenset(n for n, f in model.model_fields.items() if f.is_required())
     return Tool(
         name=name,
         service=service,
@@ -228,8 +275,6 @@ def build_tool(
         resource=resource,
         params_model=model,
         result_adapter=adapter,
-        parameters_schema=parameters_schema,
-        result_schema=result_schema,
         fn=fn,
         id_params=tuple(id_params),
         example=example,

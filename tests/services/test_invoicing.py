@@ -510,3 +510,10 @@ def test_the_customer_balance_and_aging_report_add_up_the_open_invoices(ep: Epis
     assert totals == sorted(totals, reverse=True)
     late = ok(ep, "aging_report", min_days_overdue=60)
     assert all(r["days_61_90"] + r["over_90"] > 0 or r["days_31_60"] > 0 for r in late["rows"])
+
+
+def test_an_invoice_due_date_cannot_be_moved_before_its_invoice_date(ep: Episode) -> None:
+    inv = invoice_where(ep, "sent")
+    refused(ep, "update_invoice", "rule_violation", "due_date", invoice_id=inv["id"], due_date="2020-01-01")
+    moved = ok(ep, "update_invoice", invoice_id=inv["id"], due_date="2026-04-30", memo="Extended by agreement")
+    assert (moved["due_date"], moved["memo"], moved["status"]) == ("2026-04-30", "Extended by agreement", "sent")

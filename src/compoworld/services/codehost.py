@@ -527,8 +527,9 @@ releases = service.resource(
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _org(ctx_population_home_domain: str) -> str:
-    return ctx_population_home_domain.split(".")[0]
+def _org(home_domain: str) -> str:
+    """The organization's login: the first label of the home company's domain."""
+    return home_domain.split(".")[0]
 
 
 def _new_sha(ctx: Ctx) -> str:
@@ -1662,7 +1663,8 @@ def seed(s: SeedContext) -> None:
             )
         open_issues = [i for i in issues_made if i.state == "open"]
         # Feature branches, each with a pull request in one scenario.
-        plans: list[tuple[str, str, str, str]] = []  # (branch, title, head sha, scenario)
+        plans: list[tuple[str, str, str, str, int]] = []  # (branch, title, head sha, scenario, PR number)
+        number = len(issues_made)
         for branch_name, title in rng.sample(_TOPICS, k=rng.randint(3, 5)):
             if archived:
                 scenario = "merged" if len(plans) % 2 == 0 else "closed"
@@ -1672,11 +1674,12 @@ def seed(s: SeedContext) -> None:
             head = commit(branch_name, title, main_head, ago(rng.randint(2, 20)))
             if rng.random() < 0.5:
                 head = commit(branch_name, f"Address review: {title.lower()}", head, ago(rng.randint(1, 2)))
-            plans.append((branch_name, title, head, scenario))
+            number += 0 if scenario == "stale" else 1
+            plans.append((branch_name, title, head, scenario, number))
         merges: dict[str, str] = {}
-        for branch_name, title, _head, scenario in plans:
+        for branch_name, title, _head, scenario, number in plans:
             if scenario == "merged":
-                main_head = commit("main", f"{title} (#{len(issues_made) + len(merges) + 1})", main_head, ago(1))
+                main_head = commit("main", f"{title} (#{number})", main_head, ago(1))
                 merges[branch_name] = main_head
         main = s.create(
             Branch,
@@ -1702,12 +1705,10 @@ def seed(s: SeedContext) -> None:
                 created_at=ago(1),
                 details_url=f"https://ci.{pop.home.domain}/{name}/{main_head[:8]}",
             )
-        number = len(issues_made)
-        for branch_name, title, head, scenario in plans:
+        for branch_name, title, head, scenario, number in plans:
             branch = s.create(Branch, repository_id=repo.id, name=branch_name, head_sha=head, created_at=ago(20))
             if scenario == "stale":
                 continue
-            number += 1
             author = rng.choice(users)
             reviewer = next((u for u in rng.sample(users, k=len(users)) if u.id != author.id), None)
             fixes = open_issues.pop(0) if open_issues and scenario in ("mergeable", "pending") else None

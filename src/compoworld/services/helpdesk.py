@@ -12,12 +12,14 @@ solves its linked incidents, and only solved tickets can be rated.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.context import Ctx
-from compoworld.errors import NotFound, RuleViolation
+from compoworld.errors import Conflict, NotFound, RuleViolation
+from compoworld.population import Population
 from compoworld.records import CREATED, UPDATED, Deleted, Record
 from compoworld.service import Service, Transition
 from compoworld.types import (
@@ -247,6 +249,22 @@ class SatisfactionRating(Record):
     """When the rating was given or last changed."""
 
 
+class _NoExample(Exception):
+    """The fresh world holds no record an example call needs."""
+
+
+def _safe(provider: Callable[[Ctx], dict[str, Any]]) -> Callable[[Ctx], dict[str, Any] | None]:
+    """Wrap an example provider so that it answers None instead of failing when the world has no fit."""
+
+    def example(ctx: Ctx) -> dict[str, Any] | None:
+        try:
+            return provider(ctx)
+        except (_NoExample, StopIteration, IndexError):
+            return None
+
+    return example
+
+
 # -- rules shared by tools and guards --------------------------------------------------------
 
 
@@ -305,7 +323,9 @@ def _check_links(ctx: Ctx, ticket_id: str | None, type_: str | None, problem_id:
             "only incidents can be linked to a problem", field="problem_id", hint="set type to 'incident' as well"
         )
     if problem_id == ticket_id:
-        raise RuleViolation("a ticket cannot be its own problem", field="problem_id")
+        raise RuleViolation(
+            "a ticket cannot be its own problem", field="problem_id", hint="link the incident to another ticket"
+        )
     problem = ctx.get(Ticket, problem_id, field="problem_id")
     if problem.type != "problem":
         raise RuleViolation(
@@ -372,22 +392,6 @@ def _guard_user_delete(ctx: Ctx, new: Any, old: Any) -> None:
     if ctx.first(GroupMembership, user_id=old.id) is not None:
         raise RuleViolation(
             f"user {old.id} is still a member of groups", field="user_id", hint="remove the group memberships first"
-        )
-
-
-def _guard_membership_create(ctx: Ctx, new: Any, old: Any) -> None:
-    user = ctx.get(User, new.user_id, field="user_id")
-    if user.role not in STAFF:
-        raise RuleViolation(
-            f"user {user.id} is an end-user; only agents can join groups",
-            field="user_id",
-            hint="make the user an agent with helpdesk__update_user first",
-        )
-    if len(ctx.where(GroupMembership, user_id=new.user_id, group_id=new.group_id)) > 1:
-        raise RuleViolation(
-            f"user {new.user_id} is already a member of group {new.group_id}",
-            field="group_id",
-            hint="nothing to do; list group memberships to check",
         )
 
 
@@ -458,8 +462,8 @@ memberships = service.resource(
     name="group_membership",
     plural="group_memberships",
     prefix="gm",
+    create=False,
     filters=("user_id", "group_id"),
-    guard_create=_guard_membership_create,
     guard_delete=_guard_membership_delete,
     title="group membership",
 )
@@ -572,13 +576,6 @@ def _solve(ctx: Ctx, ticket: Ticket) -> tuple[Ticket, list[str]]:
     return solved, cascaded
 
 
-def _first(ctx: Ctx, model: type[Any], **equals: Any) -> Any:
-    found = ctx.first(model, **equals)
-    if found is None:
-        raise NotFound(f"no {model.__name__} matching {equals}")
-    return found
-
-
 def _ticket_in(ctx: Ctx, *statuses: str, assigned: bool | None = None, type_: str | None = None) -> Ticket:
     for t in ctx.scan(Ticket):
         if t.status not in statuses:
@@ -588,7 +585,7 @@ def _ticket_in(ctx: Ctx, *statuses: str, assigned: bool | None = None, type_: st
         if type_ is not None and t.type != type_:
             continue
         return t
-    raise NotFound(f"no ticket in status {statuses}")
+    raise _NoExample(f"no ticket in status {statuses}")
 
 
 def _agent_in_group(ctx: Ctx, group_id: str | None) -> str:
@@ -596,14 +593,17 @@ def _agent_in_group(ctx: Ctx, group_id: str | None) -> str:
         user = ctx.get(User, m.user_id)
         if not user.suspended:
             return user.id
-    raise NotFound("no agent")
+    raise _NoExample("no agent")
 
 
 # -- domain tools ---------------------------------------------------------------------------
 
 
 def _example_create(ctx: Ctx) -> dict[str, Any]:
-    requester = _first(ctx, User, role="end-user", suspended=False)
+    orders = _first_order_numbers(ctx.population)
+    requester = next(
+        u for u in ctx.where(User, role="end-user", suspended=False, organization_id=None) if u.email in orders
+    )
     return {
         "subject": "Package arrived damaged",
         "description": "The box was crushed and the item inside is broken.",
@@ -611,12 +611,12 @@ def _example_create(ctx: Ctx) -> dict[str, Any]:
         "priority": "high",
         "type": "incident",
         "via": "email",
-        "order_number": "#1042",
+        "order_number": orders[requester.email],
         "tags": ["damaged"],
     }
 
 
-@service.tool(intent="open a support ticket for the customer", write=True, example=_example_create)
+@service.tool(intent="open a support ticket for the customer", write=True, example=_safe(_example_create))
 def create_ticket(
     ctx: Ctx,
     subject: Title,
@@ -722,7 +722,7 @@ def _example_comment(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "author_id": t.assignee_id, "body": "Thanks, we are looking into it.", "public": True}
 
 
-@service.tool(intent="reply on the ticket or leave an internal note", write=True, example=_example_comment)
+@service.tool(intent="reply on the ticket or leave an internal note", write=True, example=_safe(_example_comment))
 def add_ticket_comment(ctx: Ctx, ticket_id: TicketId, author_id: UserId, body: Text, public: bool = True) -> Comment:
     """Add a public reply or an internal note to a ticket.
 
@@ -742,7 +742,11 @@ def add_ticket_comment(ctx: Ctx, ticket_id: TicketId, author_id: UserId, body: T
         raise RuleViolation("the comment body must not be empty", field="body", hint="write a message")
     author = ctx.get(User, author_id, field="author_id")
     if author.suspended:
-        raise RuleViolation(f"user {author.id} is suspended and cannot comment", field="author_id")
+        raise RuleViolation(
+            f"user {author.id} is suspended and cannot comment",
+            field="author_id",
+            hint="unsuspend the user with helpdesk__unsuspend_user, or comment as another user",
+        )
     if author.role == "end-user":
         if author.id != ticket.requester_id:
             raise RuleViolation(
@@ -763,11 +767,15 @@ def add_ticket_comment(ctx: Ctx, ticket_id: TicketId, author_id: UserId, body: T
 
 
 def _example_assign(ctx: Ctx) -> dict[str, Any]:
-    t = _ticket_in(ctx, "new", assigned=False)
-    return {"ticket_id": t.id, "assignee_id": _agent_in_group(ctx, t.group_id)}
+    for t in ctx.where(Ticket, status="new"):
+        try:
+            return {"ticket_id": t.id, "assignee_id": _agent_in_group(ctx, t.group_id)}
+        except _NoExample:
+            continue
+    raise _NoExample("no assignable ticket")
 
 
-@service.tool(intent="assign the ticket to an agent", write=True, example=_example_assign)
+@service.tool(intent="assign the ticket to an agent", write=True, example=_safe(_example_assign))
 def assign_ticket(ctx: Ctx, ticket_id: TicketId, assignee_id: UserId, group_id: GroupId | None = None) -> Ticket:
     """Assign a ticket to an agent, optionally moving it to another group.
 
@@ -802,7 +810,7 @@ def _example_status(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": _ticket_in(ctx, "open").id, "status": "pending"}
 
 
-@service.tool(intent="change the ticket's status", write=True, example=_example_status)
+@service.tool(intent="change the ticket's status", write=True, example=_safe(_example_status))
 def set_ticket_status(ctx: Ctx, ticket_id: TicketId, status: ManualStatus) -> Ticket:
     """Set a ticket to open, pending (waiting on the requester) or hold (waiting on a third party).
 
@@ -839,7 +847,7 @@ def _example_solve(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "comment": "This is fixed now; let us know if anything else comes up."}
 
 
-@service.tool(intent="mark the ticket as solved", write=True, example=_example_solve)
+@service.tool(intent="mark the ticket as solved", write=True, example=_safe(_example_solve))
 def solve_ticket(ctx: Ctx, ticket_id: TicketId, comment: Text | None = None, public: bool = True) -> SolveResult:
     """Solve a ticket, optionally with a closing reply from its assignee.
 
@@ -881,7 +889,7 @@ def _example_macro(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "macro_id": macro.id, "agent_id": t.assignee_id}
 
 
-@service.tool(intent="apply the macro to the ticket", write=True, example=_example_macro)
+@service.tool(intent="apply the macro to the ticket", write=True, example=_safe(_example_macro))
 def apply_macro(ctx: Ctx, ticket_id: TicketId, macro_id: MacroId, agent_id: UserId) -> MacroApplication:
     """Apply a macro's changes (status, priority, type, group, assignee, tags, comment) to a ticket.
 
@@ -919,6 +927,13 @@ def apply_macro(ctx: Ctx, ticket_id: TicketId, macro_id: MacroId, agent_id: User
             hint="assign the ticket first, or use a macro that assigns it to you",
         )
     new_type = macro.set_type or ticket.type
+    if ticket.type == "problem" and new_type != "problem":
+        if any(t.status in UNSOLVED for t in ctx.where(Ticket, problem_id=ticket.id)):
+            raise RuleViolation(
+                f"macro {macro.id} would turn problem {ticket.id} into a {new_type} while incidents are linked to it",
+                field="macro_id",
+                hint="solve the problem first, or use a macro that keeps the ticket type",
+            )
     problem_id = ticket.problem_id if new_type == "incident" else None
     due_at = ticket.due_at if new_type == "task" else None
     updated = ctx.update(
@@ -947,7 +962,7 @@ def _example_tags(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": _ticket_in(ctx, "open").id, "tags": ["vip", "follow_up"]}
 
 
-@service.tool(intent="tag the ticket", write=True, idempotent=True, example=_example_tags, name="add_ticket_tags")
+@service.tool(intent="tag the ticket", write=True, idempotent=True, example=_safe(_example_tags))
 def add_ticket_tags(ctx: Ctx, ticket_id: TicketId, tags: TagList) -> Ticket:
     """Add tags to a ticket; tags it already has are kept once.
 
@@ -969,10 +984,10 @@ def _example_untag(ctx: Ctx) -> dict[str, Any]:
     for t in ctx.scan(Ticket):
         if t.status in UNSOLVED and t.tags:
             return {"ticket_id": t.id, "tags": [t.tags[0]]}
-    raise NotFound("no tagged ticket")
+    raise _NoExample("no tagged ticket")
 
 
-@service.tool(intent="remove tags from the ticket", write=True, idempotent=True, example=_example_untag)
+@service.tool(intent="remove tags from the ticket", write=True, idempotent=True, example=_safe(_example_untag))
 def remove_ticket_tags(ctx: Ctx, ticket_id: TicketId, tags: TagList) -> Ticket:
     """Remove tags from a ticket; tags it does not have are ignored.
 
@@ -995,7 +1010,7 @@ def _example_rate(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "score": "good", "comment": "Quick and friendly help."}
 
 
-@service.tool(intent="record the customer's satisfaction rating", write=True, example=_example_rate)
+@service.tool(intent="record the customer's satisfaction rating", write=True, example=_safe(_example_rate))
 def rate_ticket(
     ctx: Ctx, ticket_id: TicketId, score: Score, comment: Text = "", reason: BadReason | None = None
 ) -> SatisfactionRating:
@@ -1057,7 +1072,7 @@ def _example_merge(ctx: Ctx) -> dict[str, Any]:
     return {"target_ticket_id": a.id, "source_ticket_ids": [b.id], "agent_id": _agent_in_group(ctx, None)}
 
 
-@service.tool(intent="merge duplicate tickets into one", write=True, destructive=True, example=_example_merge)
+@service.tool(intent="merge duplicate tickets into one", write=True, destructive=True, example=_safe(_example_merge))
 def merge_tickets(
     ctx: Ctx,
     target_ticket_id: TicketId,
@@ -1123,14 +1138,55 @@ def merge_tickets(
     return MergeResult(target=target, closed_ticket_ids=[s.id for s in sources])
 
 
+def _example_membership(ctx: Ctx) -> dict[str, Any]:
+    for user in ctx.where(User, role="agent", suspended=False):
+        mine = set(_groups_of(ctx, user.id))
+        for group in ctx.scan(Group):
+            if group.id not in mine:
+                return {"user_id": user.id, "group_id": group.id}
+    raise _NoExample("every agent is in every group")
+
+
+@service.tool(intent="add the agent to the group", write=True, example=_safe(_example_membership))
+def create_group_membership(ctx: Ctx, user_id: UserId, group_id: GroupId) -> GroupMembership:
+    """Add an agent to a group, so that the group's tickets can be assigned to them.
+
+    Only agents and admins can join groups, and suspended agents cannot; an
+    agent is in a group at most once.
+
+    Args:
+        user_id: The agent.
+        group_id: The group.
+    """
+    agent = ctx.get(User, user_id, field="user_id")
+    if agent.role not in STAFF:
+        raise RuleViolation(
+            f"user {agent.id} is an end-user; only agents can join groups",
+            field="user_id",
+            hint="make the user an agent with helpdesk__update_user first",
+        )
+    if agent.suspended:
+        raise RuleViolation(
+            f"agent {agent.id} is suspended", field="user_id", hint="unsuspend the agent with helpdesk__unsuspend_user"
+        )
+    ctx.get(Group, group_id, field="group_id")
+    if _is_member(ctx, agent.id, group_id):
+        raise Conflict(
+            f"agent {agent.id} is already a member of group {group_id}",
+            field="group_id",
+            hint="nothing to do; list the agent's group memberships to check",
+        )
+    return ctx.create(GroupMembership, user_id=agent.id, group_id=group_id)
+
+
 def _example_delete_group(ctx: Ctx) -> dict[str, Any]:
     for g in ctx.where(Group, is_default=False):
         if not any(t.status in UNSOLVED for t in ctx.where(Ticket, group_id=g.id)):
             return {"group_id": g.id}
-    raise NotFound("no deletable group")
+    raise _NoExample("no deletable group")
 
 
-@service.tool(intent="delete the agent group", write=True, destructive=True, example=_example_delete_group)
+@service.tool(intent="delete the agent group", write=True, destructive=True, example=_safe(_example_delete_group))
 def delete_group(ctx: Ctx, group_id: GroupId) -> Deleted:
     """Delete a group: its memberships end and organizations routed to it lose their routing.
 
@@ -1176,10 +1232,10 @@ def _example_delete_org(ctx: Ctx) -> dict[str, Any]:
     for org in ctx.scan(Organization):
         if not any(t.status in UNSOLVED for t in ctx.where(Ticket, organization_id=org.id)):
             return {"organization_id": org.id}
-    raise NotFound("no deletable organization")
+    raise _NoExample("no deletable organization")
 
 
-@service.tool(intent="delete the organization", write=True, destructive=True, example=_example_delete_org)
+@service.tool(intent="delete the organization", write=True, destructive=True, example=_safe(_example_delete_org))
 def delete_organization(ctx: Ctx, organization_id: OrganizationId) -> OrganizationDeletion:
     """Delete an organization; its users stay, without an organization.
 
@@ -1220,6 +1276,17 @@ def find_user_by_email(ctx: Ctx, email: Email) -> User:
             hint="search users by name with helpdesk__list_users, or create one with helpdesk__create_user",
         )
     return found
+
+
+def _first_order_numbers(pop: Population) -> dict[str, str]:
+    """The number of each consumer's first shop order, by e-mail.
+
+    This follows the shop service's seeding contract: consumer ``i`` places a
+    first order unless ``i % 8 == 7``, numbered ``#1{i - i // 8 + 1:03d}``.
+    Tickets about orders quote these numbers, so an agent can look the order
+    up in the shop.
+    """
+    return {p.email: f"#1{i - i // 8 + 1:03d}" for i, p in enumerate(pop.consumers) if i % 8 != 7}
 
 
 # -- seed ---------------------------------------------------------------------------------
@@ -1385,7 +1452,7 @@ def seed(s: SeedContext) -> None:
         mine = [home, grp["General Support"]] if home.name != "General Support" else [home]
         if i % 3 == 2:
             mine.append(rng.choice(active_groups))
-        if i % 2 == 1:
+        if i % 2 == 0:
             mine.append(grp["Onboarding"])  # a team with no queue yet
         for g in dict.fromkeys(mine):
             s.create(GroupMembership, user_id=agent.id, group_id=g.id, created_at=ago(24 * 300))
@@ -1432,12 +1499,16 @@ def seed(s: SeedContext) -> None:
                 created_at=ago(24 * rng.randint(10, 500)),
             )
         )
-    # About two thirds of the customers have ever contacted support.
-    requesters = [u for k, u in enumerate(end_users) if not u.suspended and k % 3 != 1]
+    # About two thirds of the customers have ever contacted support; every fourth company never has.
+    quiet_orgs = {org.id for k, org in enumerate(orgs.values()) if k % 4 == 3}
+    orders = _first_order_numbers(pop)
+    requesters = [
+        u for k, u in enumerate(end_users) if not u.suspended and k % 3 != 1 and u.organization_id not in quiet_orgs
+    ]
     products = pop.products
 
     def agent_for(group: Group) -> User:
-        return rng.choice(members[group.id] or agents)
+        return rng.choice(members[group.id])
 
     def ticket(
         status: str,
@@ -1450,8 +1521,13 @@ def seed(s: SeedContext) -> None:
         body: str | None = None,
         group: Group | None = None,
     ) -> Ticket:
+        order = orders.get(requester.email)
         template = REQUESTS[k % len(REQUESTS)]
-        order = f"#{1001 + rng.randint(0, 400)}" if "{order}" in template[0] + template[1] else None
+        while order is None and "{order}" in template[0] + template[1]:
+            k += 1  # people without an order ask about something else
+            template = REQUESTS[k % len(REQUESTS)]
+        if "{order}" not in template[0] + template[1]:
+            order = None
         product = rng.choice(products).name
         subj = subject or template[0].format(order=order or "", product=product)
         desc = body or template[1].format(order=order or "", product=product)
@@ -1460,6 +1536,8 @@ def seed(s: SeedContext) -> None:
             group = next((g for g in grp.values() if org and g.id == org.group_id), None) or (
                 active_groups[template[2]] if rng.random() < 0.8 else grp["General Support"]
             )
+        if not members[group.id]:
+            group = grp["General Support"]  # every agent works the default queue
         ttype = type_ if type_ is not None else template[3]
         assigned = status != "new"
         assignee = agent_for(group) if assigned else None
@@ -1520,6 +1598,8 @@ def seed(s: SeedContext) -> None:
 
     # Open work first, so the first tickets of each status are assigned and workable.
     plan = ["open"] * 26 + ["new"] * 18 + ["pending"] * 14 + ["hold"] * 6 + ["solved"] * 22 + ["closed"] * 34
+    share = min(len(requesters) / 70, 4.0)  # the plan is for a scale-1 world; follow the population's size
+    plan = [status for k, status in enumerate(plan) for _ in range(int((k + 1) * share) - int(k * share))]
     for k, status in enumerate(plan):
         ticket(status, k, requesters[(k * 7) % len(requesters)])
     tech = grp["Technical Support"]

@@ -1624,17 +1624,19 @@ def seed(s: SeedContext) -> None:
     dept_folders: list[Folder] = []
     counter = [0]
 
-    def add_file(owner: str, parent: Folder | None, name: str, max_days: int, *, in_trash: bool = False) -> File:
+    def add_file(
+        owner: str, parent: Folder | None, name: str, max_days: int, *, in_trash: bool = False, size: int = 0
+    ) -> File:
         ext = name.rpartition(".")[2]
         lo, hi = _SIZE[ext]
         created = s.now - dt.timedelta(days=rng.randint(1, max_days), hours=rng.randint(0, 8))
         versions: list[tuple[int, str, dt.datetime]] = []
         when = created
-        for _ in range(rng.choice((1, 1, 1, 2, 3))):
-            versions.append((rng.randint(lo, hi), f"{rng.getrandbits(256):064x}", when))
+        for _ in range(1 if size else rng.choice((1, 1, 1, 2, 3))):
+            versions.append((size or rng.randint(lo, hi), f"{rng.getrandbits(256):064x}", when))
             when = min(when + dt.timedelta(days=rng.randint(1, 6)), s.now)
         counter[0] += 1
-        explicit = not in_trash and counter[0] % 13 == 6
+        explicit = not in_trash and not size and counter[0] % 13 == 6
         size, digest, modified = versions[-1]
         f = s.create(
             File,
@@ -1672,9 +1674,10 @@ def seed(s: SeedContext) -> None:
             sku=rng.choice(pop.products).sku if pop.products else "SKU-1",
         )
 
+    newest = max(employees, key=lambda p: (p.hire_date or s.now.date(), p.email), default=None)
     for i, person in enumerate(employees):
-        if i % 11 == 10:
-            continue  # a few people have not used their drive yet
+        if i % 11 == 10 or person is newest:
+            continue  # a few people, the newest hire among them, have not used their drive yet
         dept = person.department or "Operations"
         days = rng.randint(20, 400)
         made = s.now - dt.timedelta(days=days)
@@ -1765,13 +1768,16 @@ def seed(s: SeedContext) -> None:
             created_at=f.created_at,
         )
 
-    # Drives: 30 GB by default, 100 GB for media-heavy marketing; two drives are nearly full.
+    # Drives: 30 GB by default, 100 GB for media-heavy marketing; two 2 GB drives are nearly full
+    # (a few MB left) because of a large archive of call recordings.
     nearly_full = 0
     for person in employees:
         used = usage.get(person.email, 0)
         quota = 100 * GB if person.department == "Marketing" else 30 * GB
         if used > 0 and nearly_full < 2 and person.department in ("Sales", "Finance"):
-            quota = used + 5 * MB
+            quota = 2 * GB
+            add_file(person.email, None, "Call recordings.zip", 60, size=quota - used - 3 * MB)
+            used = usage[person.email]
             nearly_full += 1
         joined = dt.datetime.combine(person.hire_date or s.now.date(), dt.time(9), tzinfo=dt.UTC)
         s.create(

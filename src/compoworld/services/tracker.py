@@ -12,6 +12,7 @@ active sprint, and closed sprints take no more issues.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -55,8 +56,8 @@ SprintState = Literal["future", "active", "closed"]
 LinkType = Literal["blocks", "relates", "duplicates", "clones"]
 
 WORKFLOW: dict[str, tuple[tuple[str, str], ...]] = {
-    "to_do": (("Start progress", "in_progress"), ("Close", "done")),
-    "in_progress": (("Submit for review", "in_review"), ("Stop progress", "to_do"), ("Close", "done")),
+    "to_do": (("Start progress", "in_progress"), ("Close without review", "done")),
+    "in_progress": (("Submit for review", "in_review"), ("Stop progress", "to_do"), ("Close without review", "done")),
     "in_review": (("Approve", "done"), ("Request changes", "in_progress")),
     "done": (("Reopen", "to_do"),),
 }
@@ -216,6 +217,22 @@ class IssueLink(Record):
     """When the link was made."""
 
 
+class _NoExample(Exception):
+    """The fresh world holds no record an example call needs."""
+
+
+def _safe(provider: Callable[[Ctx], dict[str, Any]]) -> Callable[[Ctx], dict[str, Any] | None]:
+    """Wrap an example provider so that it answers None instead of failing when the world has no fit."""
+
+    def example(ctx: Ctx) -> dict[str, Any] | None:
+        try:
+            return provider(ctx)
+        except (_NoExample, StopIteration, IndexError):
+            return None
+
+    return example
+
+
 # -- rules --------------------------------------------------------------------------------
 
 
@@ -271,7 +288,9 @@ def _check_parent(ctx: Ctx, issue_type: str, parent_id: str | None, project_id: 
     if issue_type == "epic":
         raise RuleViolation("an epic cannot have a parent", field="parent_id", hint="leave parent_id empty for epics")
     if parent_id == self_id:
-        raise RuleViolation("an issue cannot be its own parent", field="parent_id")
+        raise RuleViolation(
+            "an issue cannot be its own parent", field="parent_id", hint="pick another issue as the parent"
+        )
     parent = ctx.get(Issue, parent_id, field="parent_id")
     if parent.project_id != project_id:
         raise RuleViolation(
@@ -311,7 +330,7 @@ def _guard_project_update(ctx: Ctx, new: Any, old: Any) -> None:
 
 
 def _guard_member(ctx: Ctx, new: Any, old: Any) -> None:
-    _writable_project(ctx, new.project_id, "project_id")
+    _writable_project(ctx, new.project_id, "project_id" if old is None else "project_member_id")
     if old is None:
         _require_employee(ctx, new.email, "email")
         if len(ctx.where(ProjectMember, project_id=new.project_id, email=new.email)) > 1:
@@ -345,7 +364,7 @@ def _guard_member_delete(ctx: Ctx, new: Any, old: Any) -> None:
 
 
 def _guard_sprint(ctx: Ctx, new: Any, old: Any) -> None:
-    project = _writable_project(ctx, new.project_id, "project_id")
+    project = _writable_project(ctx, new.project_id, "project_id" if old is None else "sprint_id")
     if old is None and project.project_type != "software":
         raise RuleViolation(
             f"project {project.key} is a business project; only software projects have sprints",
@@ -377,7 +396,7 @@ def _issue_of(ctx: Ctx, issue_id: str) -> Issue:
 
 def _guard_comment(ctx: Ctx, new: Any, old: Any) -> None:
     issue = _issue_of(ctx, new.issue_id)
-    project = _writable_project(ctx, issue.project_id)
+    project = _writable_project(ctx, issue.project_id, "issue_id" if old is None else "comment_id")
     if not new.body.strip():
         raise RuleViolation("the comment must not be empty", field="body", hint="write something")
     if old is None:
@@ -390,7 +409,7 @@ def _guard_comment_delete(ctx: Ctx, new: Any, old: Any) -> None:
 
 def _guard_worklog(ctx: Ctx, new: Any, old: Any) -> None:
     issue = _issue_of(ctx, new.issue_id)
-    project = _writable_project(ctx, issue.project_id)
+    project = _writable_project(ctx, issue.project_id, "issue_id" if old is None else "worklog_id")
     if not 1 <= new.time_spent_minutes <= 1440:
         raise RuleViolation(
             f"time spent must be 1 to 1440 minutes, not {new.time_spent_minutes}",
@@ -588,7 +607,7 @@ def _example_create_project(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-@service.tool(intent="create a project", write=True, example=_example_create_project)
+@service.tool(intent="create a project", write=True, example=_safe(_example_create_project))
 def create_project(
     ctx: Ctx,
     key: ProjectKey,
@@ -660,7 +679,10 @@ def _done_blockers(ctx: Ctx, issue: Issue, to_status: str, resolution: str | Non
 class AvailableTransition(BaseModel):
     """A workflow transition from an issue's current status."""
 
-    name: str = Field(description="Transition name, e.g. 'Start progress'.")
+    name: str = Field(
+        description="Transition name, e.g. 'Start progress'; 'Close without review' needs a resolution "
+        "other than done (wont_do, duplicate, cannot_reproduce)."
+    )
     to_status: IssueStatus = Field(description="The status the transition leads to.")
     allowed_now: bool = Field(description="Whether the issue meets the transition's conditions now.")
     reason: str | None = Field(description="Why it is not allowed now (for done: assignee, subtasks, blockers).")
@@ -674,9 +696,12 @@ def get_issue_transitions(ctx: Ctx, issue_id: IssueId) -> list[AvailableTransiti
         issue_id: The issue.
     """
     issue = _issue_of(ctx, issue_id)
+    project = ctx.get(Project, issue.project_id)
     out = []
     for name, target in WORKFLOW[issue.status]:
         blocker = _done_blockers(ctx, issue, target, "done" if name == "Approve" else "wont_do")
+        if project.archived:
+            blocker = RuleViolation(f"project {project.key} is archived and read-only")
         out.append(
             AvailableTransition.model_validate(
                 {
@@ -701,14 +726,14 @@ def _issue_with(ctx: Ctx, *statuses: str, assigned: bool | None = None, done_ok:
             continue
         if done_ok or _done_blockers(ctx, issue, "done", "done") is None:
             return issue
-    raise NotFound(f"no issue in {statuses}")
+    raise _NoExample(f"no issue in {statuses}")
 
 
 def _example_transition(ctx: Ctx) -> dict[str, Any]:
     return {"issue_id": _issue_with(ctx, "in_review", assigned=True).id, "to_status": "done"}
 
 
-@service.tool(intent="move the issue to another workflow status", write=True, example=_example_transition)
+@service.tool(intent="move the issue to another workflow status", write=True, example=_safe(_example_transition))
 def transition_issue(
     ctx: Ctx, issue_id: IssueId, to_status: IssueStatus, resolution: Resolution | None = None
 ) -> Issue:
@@ -760,7 +785,7 @@ def _example_assign(ctx: Ctx) -> dict[str, Any]:
     return {"issue_id": issue.id, "assignee_email": project.lead_email}
 
 
-@service.tool(intent="assign the issue to someone", write=True, idempotent=True, example=_example_assign)
+@service.tool(intent="assign the issue to someone", write=True, idempotent=True, example=_safe(_example_assign))
 def assign_issue(ctx: Ctx, issue_id: IssueId, assignee_email: Email | None) -> Issue:
     """Assign an issue to a project member, or unassign it with null.
 
@@ -803,7 +828,7 @@ def _example_create(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-@service.tool(intent="create an issue in the project", write=True, example=_example_create)
+@service.tool(intent="create an issue in the project", write=True, example=_safe(_example_create))
 def create_issue(
     ctx: Ctx,
     project_id: ProjectId,
@@ -890,10 +915,10 @@ def _example_delete(ctx: Ctx) -> dict[str, Any]:
     for issue in ctx.where(Issue, status="to_do"):
         if ctx.first(Issue, parent_id=issue.id) is None and not ctx.get(Project, issue.project_id).archived:
             return {"issue_id": issue.id}
-    raise NotFound("no deletable issue")
+    raise _NoExample("no deletable issue")
 
 
-@service.tool(intent="delete the issue", write=True, destructive=True, example=_example_delete)
+@service.tool(intent="delete the issue", write=True, destructive=True, example=_safe(_example_delete))
 def delete_issue(ctx: Ctx, issue_id: IssueId, delete_subtasks: bool = False) -> IssueDeletion:
     """Delete an issue with its comments, work logs and links; its key is not reused.
 
@@ -952,10 +977,11 @@ def _check_sprint_target(ctx: Ctx, sprint: Sprint, project: Project, field: str)
 
 
 def _move(ctx: Ctx, issue: Issue, sprint_id: str | None) -> list[Issue]:
-    moved = [ctx.update(issue, sprint_id=sprint_id)]
-    for sub in ctx.where(Issue, parent_id=issue.id, issue_type="subtask"):
-        moved.append(ctx.update(sub, sprint_id=sprint_id))
-    return moved
+    """Put ``issue`` and its subtasks in ``sprint_id``; issues already there are left untouched."""
+    out = []
+    for rec in [issue, *ctx.where(Issue, parent_id=issue.id, issue_type="subtask")]:
+        out.append(rec if rec.sprint_id == sprint_id else ctx.update(rec, sprint_id=sprint_id))
+    return out
 
 
 IssueIds = Annotated[list[IssueId], Field(min_length=1, max_length=MAX_SPRINT_MOVE)]
@@ -967,7 +993,7 @@ def _example_move(ctx: Ctx) -> dict[str, Any]:
     return {"sprint_id": sprint.id, "issue_ids": [i.id for i in backlog[:2]]}
 
 
-@service.tool(intent="move the issues into the sprint", write=True, idempotent=True, example=_example_move)
+@service.tool(intent="move the issues into the sprint", write=True, idempotent=True, example=_safe(_example_move))
 def move_issues_to_sprint(ctx: Ctx, sprint_id: SprintId, issue_ids: IssueIds) -> list[Issue]:
     """Move issues (and their subtasks) into an active or future sprint of their project.
 
@@ -1018,10 +1044,12 @@ def _example_backlog(ctx: Ctx) -> dict[str, Any]:
             sprint = ctx.get(Sprint, issue.sprint_id)
             if sprint.state != "closed" and not ctx.get(Project, issue.project_id).archived:
                 return {"issue_ids": [issue.id]}
-    raise NotFound("no issue in an open sprint")
+    raise _NoExample("no issue in an open sprint")
 
 
-@service.tool(intent="move the issues back to the backlog", write=True, idempotent=True, example=_example_backlog)
+@service.tool(
+    intent="move the issues back to the backlog", write=True, idempotent=True, example=_safe(_example_backlog)
+)
 def move_issues_to_backlog(ctx: Ctx, issue_ids: IssueIds) -> list[Issue]:
     """Take issues (and their subtasks) out of their sprint and put them in the backlog.
 
@@ -1049,10 +1077,10 @@ def _example_start(ctx: Ctx) -> dict[str, Any]:
     for sprint in ctx.where(Sprint, state="future"):
         if ctx.first(Sprint, project_id=sprint.project_id, state="active") is None:
             return {"sprint_id": sprint.id, "end_date": (ctx.today() + dt.timedelta(days=14)).isoformat()}
-    raise NotFound("no startable sprint")
+    raise _NoExample("no startable sprint")
 
 
-@service.tool(intent="start the sprint", write=True, example=_example_start)
+@service.tool(intent="start the sprint", write=True, example=_safe(_example_start))
 def start_sprint(ctx: Ctx, sprint_id: SprintId, end_date: Date, start_date: Date | None = None) -> Sprint:
     """Start a future sprint; a project can have only one active sprint at a time.
 
@@ -1100,10 +1128,10 @@ def _example_complete(ctx: Ctx) -> dict[str, Any]:
             continue
         nxt = ctx.first(Sprint, project_id=sprint.project_id, state="future")
         return {"sprint_id": sprint.id, "move_open_issues_to": nxt.id if nxt else None}
-    raise NotFound("no active sprint")
+    raise _NoExample("no active sprint")
 
 
-@service.tool(intent="complete the sprint", write=True, example=_example_complete)
+@service.tool(intent="complete the sprint", write=True, example=_safe(_example_complete))
 def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_issues_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint: it closes, and its unfinished issues move to another sprint or the backlog.
 
@@ -1160,10 +1188,10 @@ def _example_delete_sprint(ctx: Ctx) -> dict[str, Any]:
     for sprint in ctx.where(Sprint, state="future"):
         if not ctx.get(Project, sprint.project_id).archived:
             return {"sprint_id": sprint.id}
-    raise NotFound("no future sprint")
+    raise _NoExample("no future sprint")
 
 
-@service.tool(intent="delete the planned sprint", write=True, destructive=True, example=_example_delete_sprint)
+@service.tool(intent="delete the planned sprint", write=True, destructive=True, example=_safe(_example_delete_sprint))
 def delete_sprint(ctx: Ctx, sprint_id: SprintId) -> SprintDeletion:
     """Delete a future sprint; its issues go back to the backlog.
 
@@ -1232,7 +1260,7 @@ def _example_key(ctx: Ctx) -> dict[str, Any]:
     return {"key": next(ctx.scan(Issue)).key}
 
 
-@service.tool(intent="look up the issue by its key", example=_example_key)
+@service.tool(intent="look up the issue by its key", example=_safe(_example_key))
 def get_issue_by_key(ctx: Ctx, key: IssueKeyQuery) -> Issue:
     """Find an issue by its key, such as ENG-12 (case-insensitive).
 
