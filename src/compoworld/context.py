@@ -146,7 +146,7 @@ class Ctx:
             for other in self._episode.select(spec.table, {fname: value}):
                 if other.id != rec.id:
                     raise Conflict(
-                        f"a {spec.noun} with {fname} {value!r} already exists ({other.id})",
+                        f"{spec.a_noun} with {fname} {value!r} already exists ({other.id})",
                         field=fname,
                         hint=f"use the existing {spec.noun} or choose another {fname}",
                     )
@@ -203,7 +203,7 @@ class Ctx:
         model = type(record)
         spec = self._spec(model)
         if "id" in changes and changes["id"] != record.id:
-            raise RuleViolation(f"the id of a {spec.noun} cannot change", field="id")
+            raise RuleViolation(f"the id of {spec.a_noun} cannot change", field="id")
         if all(getattr(record, k, _NOTHING) == v for k, v in changes.items()):
             # Nothing changes: no write, so the clock does not move and the diff stays clean.
             return record

@@ -122,8 +122,8 @@ def _create_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     return build_tool(
         service=spec.service,
         short_name=f"create_{spec.name}",
-        description=f"Create a {spec.noun}. {_model_doc(model)}",
-        intent=f"create a {spec.noun}",
+        description=f"Create {spec.a_noun}. {_model_doc(model)}",
+        intent=f"create {spec.a_noun}",
         annotations=ToolAnnotations(read_only=False, destructive=False, idempotent=False, open_world=False),
         kind="create",
         resource=spec.qualified,
@@ -151,7 +151,7 @@ def _get_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool:
         service=spec.service,
         short_name=f"get_{spec.name}",
         description=f"Get one {spec.noun} by id. {_model_doc(model)}",
-        intent=f"look up a {spec.noun}",
+        intent=f"look up {spec.a_noun}",
         annotations=_READ,
         kind="get",
         resource=spec.qualified,
@@ -247,8 +247,8 @@ def _update_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     return build_tool(
         service=spec.service,
         short_name=f"update_{spec.name}",
-        description=f"Change fields of a {spec.noun}; omitted fields keep their values.",
-        intent=f"update a {spec.noun}",
+        description=f"Change fields of {spec.a_noun}; omitted fields keep their values.",
+        intent=f"update {spec.a_noun}",
         annotations=ToolAnnotations(read_only=False, destructive=False, idempotent=True, open_world=False),
         kind="update",
         resource=spec.qualified,
@@ -274,8 +274,8 @@ def _delete_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     return build_tool(
         service=spec.service,
         short_name=f"delete_{spec.name}",
-        description=f"Delete a {spec.noun} permanently.",
-        intent=f"delete a {spec.noun}",
+        description=f"Delete {spec.a_noun} permanently.",
+        intent=f"delete {spec.a_noun}",
         annotations=ToolAnnotations(read_only=False, destructive=True, idempotent=True, open_world=False),
         kind="delete",
         resource=spec.qualified,
@@ -313,7 +313,7 @@ def _transition_tool(spec: ResourceSpec[Any], verb: str, tr: Transition, id_reso
         return new
 
     description = tr.description or (
-        f"{verb.replace('_', ' ').capitalize()} a {spec.noun}: sets {tr.field} to {tr.target!r}; "
+        f"{verb.replace('_', ' ').capitalize()} {spec.a_noun}: sets {tr.field} to {tr.target!r}; "
         f"allowed when {tr.field} is one of {allowed}."
     )
     return build_tool(

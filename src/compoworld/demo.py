@@ -86,17 +86,11 @@ def run_demo(console: Console, *, seed: int = 0) -> Episode:
             raise DemoError(f"{tool} found nothing for {args}")
         return items[0]
 
-    # The story starts from what a person would know: the deal's account and our sales rep.
-    opp_rec = next(
-        r
-        for r in ep.iter_records("crm.opportunities")
-        if getattr(r, "stage", "") in ("proposal", "negotiation") and getattr(r, "primary_contact_id", None)
+    console.print("\n[bold]Scripted episode[/bold]: close a deal in negotiation and onboard the customer")
+    opp = first(
+        "crm__list_opportunities", {"stage": "negotiation", "limit": 100}, lambda o: bool(o["primary_contact_id"])
     )
-    account_name = ep.get("crm.accounts", opp_rec.account_id).name  # type: ignore[union-attr]
-    console.print(f"\n[bold]Scripted episode[/bold]: close the {account_name} deal and onboard the customer")
-
-    account = first("crm__list_accounts", {"query": account_name})
-    opp = first("crm__list_opportunities", {"account_id": account["id"], "stage": opp_rec.stage})
+    account = call("crm__get_account", {"account_id": opp["account_id"]})
     contact = call("crm__get_contact", {"contact_id": opp["primary_contact_id"]})
     won = call("crm__advance_opportunity", {"opportunity_id": opp["id"], "stage": "closed_won"})
 

@@ -123,6 +123,12 @@ class ResourceSpec(Generic[R]):
         """The human noun for one record."""
         return self.title or self.name.replace("_", " ")
 
+    @property
+    def a_noun(self) -> str:
+        """The noun with its indefinite article ("an invoice", "a contact")."""
+        noun = self.noun
+        return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
 
 @dataclass(eq=False, slots=True)
 class ToolDef:

@@ -8,7 +8,6 @@ JSON Schema fails here, with a message naming the tool, never at call time.
 
 from __future__ import annotations
 
-import copy
 import inspect
 import re
 import types

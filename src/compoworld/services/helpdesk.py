@@ -927,13 +927,13 @@ def apply_macro(ctx: Ctx, ticket_id: TicketId, macro_id: MacroId, agent_id: User
             hint="assign the ticket first, or use a macro that assigns it to you",
         )
     new_type = macro.set_type or ticket.type
-    if ticket.type == "problem" and new_type != "problem":
-        if any(t.status in UNSOLVED for t in ctx.where(Ticket, problem_id=ticket.id)):
-            raise RuleViolation(
-                f"macro {macro.id} would turn problem {ticket.id} into a {new_type} while incidents are linked to it",
-                field="macro_id",
-                hint="solve the problem first, or use a macro that keeps the ticket type",
-            )
+    linked = ctx.where(Ticket, problem_id=ticket.id) if ticket.type == "problem" and new_type != "problem" else []
+    if any(t.status in UNSOLVED for t in linked):
+        raise RuleViolation(
+            f"macro {macro.id} would turn problem {ticket.id} into a {new_type} while incidents are linked to it",
+            field="macro_id",
+            hint="solve the problem first, or use a macro that keeps the ticket type",
+        )
     problem_id = ticket.problem_id if new_type == "incident" else None
     due_at = ticket.due_at if new_type == "task" else None
     updated = ctx.update(
