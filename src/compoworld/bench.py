@@ -57,6 +57,35 @@ def _pick(world: World, kind: str, name: str | None) -> tuple[Tool, dict[str, An
     raise RuntimeError(f"no {kind} tool with a valid call found")
 
 
+def _distinct_writes(world: World, tool: Tool, args: dict[str, Any], n: int = 10) -> list[dict[str, Any]]:
+    """``args`` aimed at ``n`` different records, each call a real write on a fresh episode."""
+    if tool.resource is None:
+        return []
+    spec = world.catalog.resources[tool.resource]
+    pname = f"{spec.name}_id"
+    out: list[dict[str, Any]] = []
+    for rid in world.tables[spec.table].sorted_ids:
+        candidate = {**args, pname: rid}
+        ep = Episode(world)
+        if ep.call(tool.name, candidate).ok and not ep.diff().is_empty:
+            out.append(candidate)
+            if len(out) == n:
+                break
+    return out
+
+
+def _pick_writer(world: World, name: str | None) -> tuple[Tool, list[dict[str, Any]]]:
+    tools = world.catalog.tools
+    candidates = [tools[name]] if name else [t for n, t in sorted(tools.items()) if t.kind == "update"]
+    for tool in candidates:
+        args, _ = find_valid_arguments(world, tool)
+        if args is not None:
+            writes = _distinct_writes(world, tool, args)
+            if len(writes) == 10:
+                return tool, writes
+    raise RuntimeError("no update tool that really writes 10 different records found")
+
+
 def _rate(fn: Any, seconds: float) -> float:
     n = 0
     batch = 200
@@ -71,18 +100,20 @@ def _rate(fn: Any, seconds: float) -> float:
             return n / (now - start)
 
 
-def _writes(world: World, tool: Tool, args: dict[str, Any], episode: Episode, n: int) -> None:
-    for _ in range(n):
+def _writes(tool: Tool, writes: list[dict[str, Any]], episode: Episode) -> None:
+    for args in writes:
         res = episode.call(tool.name, args)
         if not res.ok:
             raise RuntimeError(f"benchmark write failed: {res.error}")
 
 
-def _state_ops_us(world: World, wtool: Tool, wargs: dict[str, Any], rounds: int = 2000) -> dict[str, float]:
+def _state_ops_us(world: World, wtool: Tool, writes: list[dict[str, Any]], rounds: int = 2000) -> dict[str, float]:
     ep = Episode(world)
     reset_ns = snap_ns = restore_ns = 0
     for _ in range(rounds):
-        _writes(world, wtool, wargs, ep, 10)
+        _writes(wtool, writes, ep)
+        if ep.diff().is_empty:
+            raise RuntimeError("benchmark writes did not change the state")
         t0 = time.perf_counter_ns()
         snap = ep.snapshot()
         t1 = time.perf_counter_ns()
@@ -136,22 +167,29 @@ def bench_engine(
     catalog = Catalog.load(services)
     world = World.build(catalog, seed=0)
     rtool, rargs = _pick(world, "get", read_tool)
-    wtool, wargs = _pick(world, "update", write_tool)
+    wtool, writes = _pick_writer(world, write_tool)
     ep = Episode(world)
     read_rate = _rate(lambda: ep.call(rtool.name, rargs), seconds)
     wep = Episode(world)
-    write_rate = _rate(lambda: wep.call(wtool.name, wargs), seconds)
 
-    small = _state_ops_us(world, wtool, wargs)
+    def ten_writes_then_reset() -> None:
+        # Ten real writes to ten records; reset (O(1)) so the next round writes again.
+        _writes(wtool, writes, wep)
+        wep.reset()
+
+    write_rate = _rate(ten_writes_then_reset, seconds) * len(writes)
+
+    small = _state_ops_us(world, wtool, writes)
     big_world = World.build(catalog, seed=0, scale=large_scale)
-    big = _state_ops_us(big_world, wtool, wargs)
+    big_writes = _distinct_writes(big_world, wtool, writes[0])
+    big = _state_ops_us(big_world, wtool, big_writes)
 
     gc.collect()
     before = rss_mb()
     live = []
     for i in range(episodes):
         e = Episode(world, seed=i)
-        _writes(world, wtool, wargs, e, 10)
+        _writes(wtool, writes, e)
         live.append(e)
     gc.collect()
     episodes_mb = (rss_mb() - before) * (10_000 / episodes)

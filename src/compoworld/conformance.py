@@ -104,11 +104,19 @@ def _non_null(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
 class _Generator:
     """Builds plausible argument values from a JSON Schema and the world's values."""
 
-    def __init__(self, world: World, pool: ValuePool, service: str, rng: random.Random) -> None:
+    def __init__(
+        self,
+        world: World,
+        pool: ValuePool,
+        service: str,
+        rng: random.Random,
+        id_choices: dict[str, list[str]] | None = None,
+    ) -> None:
         self.world = world
         self.pool = pool
         self.service = service
         self.rng = rng
+        self.id_choices = id_choices or {}
 
     def value(self, schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> Any:
         s = _non_null(schema, root)
@@ -161,20 +169,38 @@ class _Generator:
         """Half the time, turn a world value of a usually-unique kind into an unused one."""
         if not isinstance(value, str) or self.rng.random() < 0.5:
             return value
-        tag = f"x{self.rng.randint(100, 999)}"
+        n = self.rng.randint(100, 999)
         if sem == "email" and "@" in value:
-            return f"{tag}.{value}"
+            return f"x{n}.{value}"
         if sem == "company.domain":
-            return f"{tag}{value}"
-        return value
+            return f"x{n}{value}"
+        if value.isupper() or value.replace("-", "").isalnum():
+            return f"{value}-{n}"  # codes (SKUs, numbers); a pattern that refuses it costs one attempt
+        return f"{value} {n}"
 
     def arguments(self, tool: Tool, include_optional: float) -> dict[str, Any]:
         root = tool.parameters_schema
         out: dict[str, Any] = {}
         for name, prop in root.get("properties", {}).items():
-            if name in tool.required or self.rng.random() < include_optional:
+            if name in self.id_choices and self.id_choices[name]:
+                out[name] = self.rng.choice(self.id_choices[name])
+            elif name in tool.required or self.rng.random() < include_optional:
                 out[name] = self.value(prop, root)
         return out
+
+
+def _transition_sources(world: World, tool: Tool) -> dict[str, list[str]]:
+    """For a transition tool, the ids of records in a state the transition starts from."""
+    if tool.kind != "transition" or tool.resource is None:
+        return {}
+    spec = world.catalog.resources[tool.resource]
+    verb = tool.short_name[: -(len(spec.name) + 1)]
+    tr = spec.transitions.get(verb)
+    if tr is None:
+        return {}
+    table = world.tables[spec.table]
+    ids = [rid for rid in table.sorted_ids if getattr(table.records[rid], tr.field) in tr.source]
+    return {f"{spec.name}_id": ids}
 
 
 def find_valid_arguments(
@@ -197,7 +223,11 @@ def find_valid_arguments(
     last = "no attempt made"
     if tool.example is not None:
         episode = Episode(world)
-        example = tool.example(Ctx(episode, tool, writable=False))
+        try:
+            example = tool.example(Ctx(episode, tool, writable=False))
+        except Exception as exc:  # a broken example provider is reported, not raised
+            example = None
+            last = f"example provider raised {type(exc).__name__}: {exc}"
         if example is not None:
             res = episode.call(tool.name, example)
             if res.ok:
@@ -205,8 +235,9 @@ def find_valid_arguments(
             assert res.error is not None
             last = f"example {example} failed: {res.error.type}: {res.error.message}"
     pool = pool or ValuePool.from_world(world)
+    id_choices = _transition_sources(world, tool)
     for attempt in range(attempts):
-        gen = _Generator(world, pool, tool.service, random.Random(f"{tool.name}:{attempt}"))
+        gen = _Generator(world, pool, tool.service, random.Random(f"{tool.name}:{attempt}"), id_choices)
         args = gen.arguments(tool, include_optional=0.0 if attempt == 0 else 0.5)
         res = Episode(world).call(tool.name, args)
         if res.ok:
