@@ -182,7 +182,7 @@ class _Generator:
         root = tool.parameters_schema
         out: dict[str, Any] = {}
         for name, prop in root.get("properties", {}).items():
-            if name in self.id_choices and self.id_choices[name]:
+            if self.id_choices.get(name):
                 out[name] = self.rng.choice(self.id_choices[name])
             elif name in tool.required or self.rng.random() < include_optional:
                 out[name] = self.value(prop, root)
