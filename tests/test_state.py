@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from compoworld import Episode, World
+import pytest
+
+from compoworld import CatalogError, Episode, SeedContext, World
+from compoworld.services.crm import Account, Contact
 
 
 def _new_contact(ep: Episode, email: str) -> str:
@@ -146,3 +149,15 @@ def test_reset_and_snapshot_do_not_depend_on_world_size(crm_world: World) -> Non
     snap = ep.snapshot()
     assert set(snap.overlay) == {"crm.contacts"}
     assert sum(len(v) for v in snap.overlay.values()) == 1
+
+
+def test_seeders_can_link_records_that_point_at_each_other(crm_world: World) -> None:
+    ctx = SeedContext(crm_world, "crm")
+    acc = crm_world.tables["crm.accounts"].records["acc_000001"]
+    assert isinstance(acc, Account)
+    # A seeder may only touch records it made in this build.
+    with pytest.raises(CatalogError, match="only update records it created"):
+        ctx.update(acc, industry="x")
+    new = ctx.create(Contact, account_id=acc.id, first_name="A", last_name="B", email="a.b@example.org")
+    changed = ctx.update(new, title="Buyer")
+    assert changed.title == "Buyer" and ctx.records(Contact)[-1] is changed

@@ -75,7 +75,6 @@ class SeedContext:
 
     Args:
         world: The world under construction.
-        spec_of: Resource lookup by model.
         service: The service being seeded.
     """
 
@@ -127,6 +126,31 @@ class SeedContext:
             raise CatalogError(f"seeder of {self.service!r} made an invalid {spec.qualified}: {exc}") from exc
         records[rec.id] = rec
         return rec
+
+    def update(self, record: RT, **changes: Any) -> RT:
+        """Replace a seeded record with a changed, re-validated copy (for records that point at each other).
+
+        Args:
+            record: A record this seeder created.
+            **changes: New field values (not ``id``).
+
+        Returns:
+            The new record.
+
+        Raises:
+            CatalogError: if the record was not seeded here or the values are invalid.
+        """
+        spec, records, _ = self._table(type(record))
+        if records.get(record.id) is not record:
+            raise CatalogError(f"seeder of {self.service!r} can only update records it created ({record.id})")
+        if "id" in changes:
+            raise CatalogError(f"seeder of {self.service!r} cannot change the id of {record.id}")
+        try:
+            new = type(record).model_validate({**record.__dict__, **changes})
+        except ValidationError as exc:
+            raise CatalogError(f"seeder of {self.service!r} made an invalid {spec.qualified}: {exc}") from exc
+        records[record.id] = new
+        return new
 
     def records(self, model: type[RT]) -> list[RT]:
         """The records of ``model`` seeded so far, in id order."""
