@@ -25,6 +25,20 @@ from compoworld.tools import Tool, tool_from_def
 __all__ = ["Catalog"]
 
 
+def _source_modules(module_name: str) -> set[str]:
+    """A service module and the modules of its own package it uses (shared seeding contracts …)."""
+    module = sys.modules.get(module_name)
+    if module is None:
+        return set()
+    package = module_name.rpartition(".")[0]
+    found = {module_name}
+    for value in vars(module).values():
+        name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
+        if isinstance(name, str) and name.rpartition(".")[0] == package and name != package:
+            found.add(name)
+    return found
+
+
 class Catalog:
     """A checked set of services with their resources and tools.
 
@@ -121,19 +135,25 @@ class Catalog:
 
     @property
     def fingerprint(self) -> str:
-        """A hash of the engine version, every table and tool name, and each service's source.
+        """A hash of the engine version, every table and tool name, and the services' source.
 
         Hashing the source (not only the schemas) makes a change of a tool's
         behaviour change the fingerprint, and with it every world's version.
+        The source of every module in a service's package (shared helpers such
+        as seeding contracts) counts too.
         """
         if self._fingerprint is None:
             from compoworld import __version__
 
             h = hashlib.sha256(f"compoworld {__version__}\n".encode())
             h.update(json.dumps([sorted(self.tables), sorted(self.tools)]).encode())
-            for name, svc in self.services.items():
-                module = sys.modules.get(svc.module)
-                source = inspect.getsource(module) if module is not None else ""
+            modules = sorted({dep for svc in self.services.values() for dep in _source_modules(svc.module)})
+            for name in modules:
+                module = sys.modules[name]
+                try:
+                    source = inspect.getsource(module)
+                except (OSError, TypeError):  # a package without source on disk
+                    source = ""
                 h.update(f"\n{name}\n".encode())
                 h.update(source.encode())
             self._fingerprint = h.hexdigest()[:16]

@@ -4,39 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from compoworld import Catalog, Episode, World
+from compoworld import Episode
+from tests.services.support import ServiceTools
 
-CATALOG = Catalog.load(["calendar"])
-WORLD = World.build(CATALOG, seed=3)
+CALENDAR = ServiceTools("calendar")
+WORLD = CALENDAR.world
+ok, refused, records = CALENDAR.ok, CALENDAR.refused, CALENDAR.records
 EMPLOYEES = WORLD.population.employees
 ORGANIZER = EMPLOYEES[0].email
 GUESTS = [p.email for p in EMPLOYEES[1:4]]
 OUTSIDER = EMPLOYEES[10].email
 DAY = "2026-06-10"  # far beyond the seeded month, so these tests own the day
-
-
-def rows(table: str) -> list[Any]:
-    """The seeded records of a table (typed loosely: tests read their fields by name)."""
-    return list(WORLD.tables[table].records.values())
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"calendar__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    res = ep.call(f"calendar__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    return res.error.message
 
 
 def primary_calendar(ep: Episode, email: str) -> str:
@@ -75,16 +53,16 @@ def test_every_employee_has_one_primary_calendar_and_the_seed_covers_every_statu
     ep = Episode(WORLD)
     for person in EMPLOYEES:
         primary_calendar(ep, person.email)
-    statuses = {e.status for e in rows("calendar.events")}
-    answers = {a.response_status for a in rows("calendar.attendees")}
+    statuses = {e.status for e in records("events")}
+    answers = {a.response_status for a in records("attendees")}
     assert statuses == {"confirmed", "tentative", "cancelled"}
     assert answers == {"needs_action", "accepted", "tentative", "declined"}
     contact_emails = {p.email for p in WORLD.population.contacts}
-    assert any(a.email in contact_emails for a in rows("calendar.attendees"))
+    assert any(a.email in contact_emails for a in records("attendees"))
 
 
 def test_seeded_room_bookings_never_overlap() -> None:
-    events = [e for e in rows("calendar.events") if e.room_id and e.status != "cancelled"]
+    events = [e for e in records("events") if e.room_id and e.status != "cancelled"]
     for a in events:
         for b in events:
             if a.id < b.id and a.room_id == b.room_id:
@@ -217,9 +195,7 @@ def test_cancelling_frees_the_room_for_another_booking() -> None:
 def test_an_event_that_already_ended_cannot_be_cancelled() -> None:
     ep = Episode(WORLD)
     now = WORLD.epoch
-    past = next(
-        e for e in rows("calendar.events") if e.status == "confirmed" and e.end <= now and e.transparency == "opaque"
-    )
+    past = next(e for e in records("events") if e.status == "confirmed" and e.end <= now and e.transparency == "opaque")
     refused(ep, "cancel_event", "rule_violation", "event_id", event_id=past.id, requester_email=past.organizer_email)
 
 

@@ -4,39 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from compoworld import Episode
+from tests.services.support import ServiceTools
 
-from compoworld import Catalog, Episode, World
-
-CATALOG = Catalog.load(["chat"])
-WORLD = World.build(CATALOG, seed=3)
+CHAT = ServiceTools("chat")
+WORLD = CHAT.world
+ok, refused = CHAT.ok, CHAT.refused
 POP = WORLD.population
-
-
-@pytest.fixture
-def ep() -> Episode:
-    return Episode(WORLD)
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"chat__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    snap = ep.snapshot()
-    res = ep.call(f"chat__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    assert ep.diff(snap).is_empty
-    return res.error.message
 
 
 def member(ep: Episode, index: int) -> str:

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-import pytest
-
-from compoworld import Catalog, Episode, Record, World
+from compoworld import Episode
 from compoworld.services.codehost import (
     Branch,
-    CheckRun,
     Commit,
     Issue,
     PullRequest,
@@ -19,58 +16,12 @@ from compoworld.services.codehost import (
     Review,
     User,
 )
+from tests.services.support import ServiceTools, get, rows, table_of
 
-CATALOG = Catalog.load(["codehost"])
-WORLD = World.build(CATALOG, seed=3)
+CODEHOST = ServiceTools("codehost")
+WORLD = CODEHOST.world
+ok, refused = CODEHOST.ok, CODEHOST.refused
 POP = WORLD.population
-R = TypeVar("R", bound=Record)
-TABLES: dict[type[Record], str] = {
-    User: "codehost.users",
-    Repository: "codehost.repositories",
-    Branch: "codehost.branches",
-    Commit: "codehost.commits",
-    Issue: "codehost.issues",
-    PullRequest: "codehost.pull_requests",
-    Review: "codehost.reviews",
-    CheckRun: "codehost.check_runs",
-    Release: "codehost.releases",
-}
-
-
-@pytest.fixture
-def ep() -> Episode:
-    return Episode(WORLD)
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"codehost__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    snap = ep.snapshot()
-    res = ep.call(f"codehost__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    assert ep.diff(snap).is_empty
-    return res.error.message
-
-
-def rows(ep: Episode, model: type[R]) -> list[R]:
-    return list(ep.iter_records(TABLES[model]))  # type: ignore[arg-type]
-
-
-def get(ep: Episode, model: type[R], rid: str) -> R:
-    rec = ep.get(TABLES[model], rid)
-    assert isinstance(rec, model)
-    return rec
 
 
 def open_pr(ep: Episode, test: Callable[[dict[str, Any]], bool]) -> PullRequest:
@@ -229,7 +180,7 @@ def test_a_successful_merge_moves_the_base_closes_fixed_issues_and_deletes_the_h
     assert out["pull_request"]["state"] == "merged" and out["pull_request"]["merged_by_id"] == merger.id
     assert out["merge_commit"]["message"] == f"{pr.title} (#{pr.number})"
     assert get(ep, Branch, pr.base_branch_id).head_sha == out["merge_commit"]["sha"]
-    assert out["head_branch_deleted"] and ep.get(TABLES[Branch], pr.head_branch_id) is None
+    assert out["head_branch_deleted"] and ep.get(table_of(ep, Branch), pr.head_branch_id) is None
     assert [i["number"] for i in out["closed_issues"]] == [fixed[0].number]
     assert get(ep, Issue, fixed[0].id).state_reason == "completed"
     counts = ep.diff().counts()

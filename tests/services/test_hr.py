@@ -4,41 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from compoworld import Catalog, Episode, World
+from compoworld import Episode
+from tests.services.support import ServiceTools
 
-CATALOG = Catalog.load(["hr"])
-WORLD = World.build(CATALOG, seed=3)
-
-
-def rows(table: str) -> list[Any]:
-    """The seeded records of a table (typed loosely: tests read their fields by name)."""
-    return list(WORLD.tables[table].records.values())
-
-
+HR = ServiceTools("hr")
+WORLD = HR.world
+ok, refused, records = HR.ok, HR.refused, HR.records
 EMPLOYEES: dict[str, Any] = dict(WORLD.tables["hr.employees"].records)
-POLICIES = {p.kind: p for p in rows("hr.time_off_policies") if p.active}
+POLICIES = {p.kind: p for p in records("time_off_policies") if p.active}
 DEPARTMENTS: dict[str, Any] = dict(WORLD.tables["hr.departments"].records)
 VACATION = POLICIES["vacation"].id
 SICK = POLICIES["sick"].id
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"hr__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    res = ep.call(f"hr__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    return res.error.message
 
 
 def has_reports(emp_id: str) -> bool:
@@ -88,8 +64,8 @@ def request(ep: Episode, start: str, end: str, policy_id: str = VACATION, emp_id
 
 
 def test_seeded_balances_match_the_approved_requests_and_every_status_is_present() -> None:
-    requests = list(rows("hr.time_off_requests"))
-    for bal in rows("hr.time_off_balances"):
+    requests = list(records("time_off_requests"))
+    for bal in records("time_off_balances"):
         approved = sum(
             r.days
             for r in requests
@@ -286,7 +262,7 @@ def test_cancelling_approved_future_time_off_gives_the_days_back() -> None:
 def test_approved_time_off_that_already_started_cannot_be_cancelled() -> None:
     ep = Episode(WORLD)
     today = WORLD.epoch.date()
-    started = next(r for r in rows("hr.time_off_requests") if r.status == "approved" and r.start <= today)
+    started = next(r for r in records("time_off_requests") if r.status == "approved" and r.start <= today)
     refused(ep, "cancel_time_off", "rule_violation", "request_id", request_id=started.id)
 
 
@@ -309,7 +285,7 @@ def test_a_balance_cannot_be_adjusted_below_the_days_used_or_pending() -> None:
 def test_assigning_a_policy_twice_is_a_conflict_and_retired_policies_cannot_be_assigned() -> None:
     ep = Episode(WORLD)
     refused(ep, "assign_time_off_policy", "conflict", "policy_id", employee_id=EMP.id, policy_id=VACATION)
-    retired = next(p for p in rows("hr.time_off_policies") if not p.active)
+    retired = next(p for p in records("time_off_policies") if not p.active)
     refused(ep, "assign_time_off_policy", "rule_violation", "policy_id", employee_id=EMP.id, policy_id=retired.id)
     out = ok(ep, "assign_time_off_policy", employee_id=EMP.id, policy_id=POLICIES["parental"].id)
     assert out["entitlement_days"] == 70 * 10 // 12  # March to December
@@ -372,7 +348,7 @@ def test_a_job_change_adds_a_history_row_and_updates_the_employee() -> None:
 
 def test_a_merit_increase_cannot_lower_pay_and_a_raise_is_recorded() -> None:
     ep = Episode(WORLD)
-    pay_rows = [c for c in rows("hr.compensations") if c.employee_id == EMP.id]
+    pay_rows = [c for c in records("compensations") if c.employee_id == EMP.id]
     current = max(pay_rows, key=lambda c: (c.effective_date, c.id))
     refused(
         ep,

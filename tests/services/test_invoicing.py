@@ -5,52 +5,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-import pytest
+from compoworld import Episode
+from tests.services.support import ServiceTools
 
-from compoworld import Catalog, Episode, World
-
-CATALOG = Catalog.load(["invoicing"])
-WORLD = World.build(CATALOG, seed=3)
+INVOICING = ServiceTools("invoicing")
+WORLD = INVOICING.world
+ok, refused, every = INVOICING.ok, INVOICING.refused, INVOICING.every
 POP = WORLD.population
 HOME = POP.home.place.currency
 TODAY = WORLD.epoch.date()
-
-
-@pytest.fixture
-def ep() -> Episode:
-    return Episode(WORLD)
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"invoicing__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    snap = ep.snapshot()
-    res = ep.call(f"invoicing__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    assert ep.diff(snap).is_empty
-    return res.error.message
-
-
-def every(ep: Episode, tool: str, **filters: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    cursor = None
-    while True:
-        page = ok(ep, tool, limit=100, cursor=cursor, **filters)
-        out.extend(page["items"])
-        cursor = page["next_cursor"]
-        if cursor is None:
-            return out
 
 
 def active_customer(ep: Episode) -> dict[str, Any]:

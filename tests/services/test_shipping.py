@@ -3,42 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Any
 
-from compoworld import Catalog, Episode, World
+from compoworld import Episode, World
+from tests.services.support import ServiceTools, service_world
 
-CATALOG = Catalog.load(["shipping"])
-WORLD = World.build(CATALOG, seed=3)
+SHIPPING = ServiceTools("shipping")
+WORLD = SHIPPING.world
+ok, refused, seeded = SHIPPING.ok, SHIPPING.refused, SHIPPING.seeded
 POP = WORLD.population
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"shipping__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    snap = ep.snapshot()
-    res = ep.call(f"shipping__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    assert ep.diff(snap).is_empty
-    return res.error.message
-
-
-def seeded(table: str, pred: Callable[[dict[str, Any]], bool] = lambda r: True) -> list[dict[str, Any]]:
-    """Seeded records of a table (as JSON) matching a predicate, in id order."""
-    t = WORLD.tables[f"shipping.{table}"]
-    rows = [t.records[rid].model_dump(mode="json") for rid in t.sorted_ids]
-    return [r for r in rows if pred(r)]
 
 
 def warehouse() -> dict[str, Any]:
@@ -426,7 +399,8 @@ def rows(world: World, table: str) -> dict[str, dict[str, Any]]:
     return {rid: rec.model_dump(mode="json") for rid, rec in world.tables[table].records.items()}
 
 
-BOTH = World.build(Catalog.load(["shop", "shipping"]), seed=3)
+BOTH = service_world("shop", "shipping")
+SHOP = ServiceTools("shop")
 
 
 def test_the_shops_shipped_orders_have_labels_under_the_same_order_and_tracking_numbers() -> None:
@@ -455,32 +429,30 @@ def test_a_label_bought_here_fulfills_a_shop_order() -> None:
     customer = rows(BOTH, "shop.customers")[order["customer_id"]]
     src = next(a for a in rows(BOTH, "shipping.addresses").values() if a["company"] == BOTH.population.home.name)
 
-    def call(tool: str, **args: Any) -> Any:
-        res = ep.call(tool, args)
-        assert res.ok, res.error
-        return res.result
-
-    to = call(
-        "shipping__create_address",
+    to = SHIPPING.ok(
+        ep,
+        "create_address",
         name=f"{customer['first_name']} {customer['last_name']}",
         address=order["shipping_address"],
         email=customer["email"],
     )
-    parcel = call("shipping__create_parcel", length_cm=30, width_cm=20, height_cm=15, weight_grams=2000)
-    shipment = call(
-        "shipping__create_shipment",
+    parcel = SHIPPING.ok(ep, "create_parcel", length_cm=30, width_cm=20, height_cm=15, weight_grams=2000)
+    shipment = SHIPPING.ok(
+        ep,
+        "create_shipment",
         address_from_id=src["id"],
         address_to_id=to["id"],
         parcel_id=parcel["id"],
         order_number=order["order_number"],
     )
-    rate = call("shipping__get_rates", shipment_id=shipment["id"])[0]
-    label = call("shipping__buy_label", rate_id=rate["id"])
-    ful = call(
-        "shop__create_fulfillment",
+    rate = SHIPPING.ok(ep, "get_rates", shipment_id=shipment["id"])[0]
+    label = SHIPPING.ok(ep, "buy_label", rate_id=rate["id"])
+    ful = SHOP.ok(
+        ep,
+        "create_fulfillment",
         order_id=order["id"],
         tracking_company=label["carrier"],
         tracking_number=label["tracking_number"],
     )
     assert ful["tracking_url"] == label["tracking_url_provider"]
-    assert call("shop__get_order", order_id=order["id"])["fulfillment_status"] == "fulfilled"
+    assert SHOP.ok(ep, "get_order", order_id=order["id"])["fulfillment_status"] == "fulfilled"

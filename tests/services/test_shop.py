@@ -2,41 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from compoworld import Catalog, Episode, World
+from compoworld import Episode
+from tests.services.support import ServiceTools
 
-CATALOG = Catalog.load(["shop"])
-WORLD = World.build(CATALOG, seed=3)
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"shop__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    snap = ep.snapshot()
-    res = ep.call(f"shop__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    assert ep.diff(snap).is_empty
-    return res.error.message
-
-
-def seeded(table: str, pred: Callable[[dict[str, Any]], bool] = lambda r: True) -> list[dict[str, Any]]:
-    """Seeded records of a table (as JSON) matching a predicate, in id order."""
-    t = WORLD.tables[f"shop.{table}"]
-    rows = [t.records[rid].model_dump(mode="json") for rid in t.sorted_ids]
-    return [r for r in rows if pred(r)]
+SHOP = ServiceTools("shop")
+WORLD = SHOP.world
+ok, refused, seeded = SHOP.ok, SHOP.refused, SHOP.seeded
 
 
 def level(ep: Episode, variant_id: str, location_id: str) -> int:

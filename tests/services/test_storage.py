@@ -3,56 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, TypeVar
 
-import pytest
-
-from compoworld import Catalog, Episode, Record, World
+from compoworld import Episode
 from compoworld.services.storage import Account, File, Folder, Permission, Revision, SharedLink
+from tests.services.support import ServiceTools, get, rows
 
-CATALOG = Catalog.load(["storage"])
-WORLD = World.build(CATALOG, seed=3)
+STORAGE = ServiceTools("storage")
+WORLD = STORAGE.world
+ok, refused = STORAGE.ok, STORAGE.refused
 POP = WORLD.population
 HOME = POP.home.domain
-R = TypeVar("R", bound=Record)
-TABLES = {
-    Account: "storage.accounts",
-    Folder: "storage.folders",
-    File: "storage.files",
-    Revision: "storage.revisions",
-    Permission: "storage.permissions",
-    SharedLink: "storage.shared_links",
-}
-
-
-@pytest.fixture
-def ep() -> Episode:
-    return Episode(WORLD)
-
-
-def ok(ep: Episode, tool: str, **args: Any) -> Any:
-    res = ep.call(f"storage__{tool}", args)
-    assert res.ok, res.error
-    return res.result
-
-
-def refused(ep: Episode, tool: str, etype: str, field: str | None, **args: Any) -> str:
-    """Call a tool that must fail; check the error and that nothing changed; return the message."""
-    before = ep.state_hash()
-    snap = ep.snapshot()
-    res = ep.call(f"storage__{tool}", args)
-    assert not res.ok, f"{tool} unexpectedly succeeded: {res.result}"
-    assert res.error is not None
-    assert res.error.type == etype, res.error
-    assert res.error.field == field, res.error
-    assert res.error.hint
-    assert ep.state_hash() == before
-    assert ep.diff(snap).is_empty
-    return res.error.message
-
-
-def rows(ep: Episode, model: type[R]) -> list[R]:
-    return list(ep.iter_records(TABLES[model]))  # type: ignore[arg-type]
 
 
 def live_file(ep: Episode) -> File:
@@ -63,7 +23,7 @@ def nested_folder(ep: Episode) -> tuple[Folder, Folder]:
     """A live top-level folder that has a live sub-folder, and that sub-folder."""
     for sub in rows(ep, Folder):
         if sub.parent_id is not None and not sub.trashed:
-            return ep.get(TABLES[Folder], sub.parent_id), sub  # type: ignore[return-value]
+            return get(ep, Folder, sub.parent_id), sub
     raise AssertionError("no nested folder seeded")
 
 
@@ -229,8 +189,7 @@ def test_quota_cannot_be_set_below_the_space_already_used(ep: Episode) -> None:
 def _shared_folder(ep: Episode, role: str) -> tuple[Folder, Permission]:
     for perm in rows(ep, Permission):
         if perm.folder_id is not None and perm.role == role:
-            folder = ep.get(TABLES[Folder], perm.folder_id)
-            assert isinstance(folder, Folder)
+            folder = get(ep, Folder, perm.folder_id)
             if not folder.trashed:
                 return folder, perm
     raise AssertionError(f"no folder shared as {role}")
@@ -291,8 +250,7 @@ def test_only_an_owner_or_editor_shares_and_editor_access_is_inherited_from_fold
 
 def test_sharing_twice_with_the_same_person_is_a_conflict(ep: Episode) -> None:
     perm = next(p for p in rows(ep, Permission) if p.file_id is not None)
-    f = ep.get(TABLES[File], perm.file_id or "")
-    assert isinstance(f, File)
+    f = get(ep, File, perm.file_id or "")
     msg = refused(
         ep, "share_file", "conflict", "email", file_id=f.id, email=perm.email, role="editor", actor_email=f.owner_email
     )
@@ -328,8 +286,7 @@ def test_sharing_outside_partner_domains_or_with_the_owner_is_refused(ep: Episod
 
 def test_members_change_roles_and_may_remove_their_own_access(ep: Episode) -> None:
     perm = next(p for p in rows(ep, Permission) if p.folder_id is not None)
-    folder = ep.get(TABLES[Folder], perm.folder_id or "")
-    assert isinstance(folder, Folder)
+    folder = get(ep, Folder, perm.folder_id or "")
     refused(
         ep,
         "change_member_role",

@@ -12,7 +12,6 @@ solves its linked incidents, and only solved tickets can be rated.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -22,6 +21,7 @@ from compoworld.errors import Conflict, NotFound, RuleViolation
 from compoworld.population import Population
 from compoworld.records import CREATED, UPDATED, Deleted, Record
 from compoworld.service import Service, Transition
+from compoworld.services import _seedlinks as links
 from compoworld.types import (
     CompanyName,
     DateTime,
@@ -247,22 +247,6 @@ class SatisfactionRating(Record):
     """The requester's remark."""
     updated_at: Annotated[DateTime, UPDATED]
     """When the rating was given or last changed."""
-
-
-class _NoExample(Exception):
-    """The fresh world holds no record an example call needs."""
-
-
-def _safe(provider: Callable[[Ctx], dict[str, Any]]) -> Callable[[Ctx], dict[str, Any] | None]:
-    """Wrap an example provider so that it answers None instead of failing when the world has no fit."""
-
-    def example(ctx: Ctx) -> dict[str, Any] | None:
-        try:
-            return provider(ctx)
-        except (_NoExample, StopIteration, IndexError):
-            return None
-
-    return example
 
 
 # -- rules shared by tools and guards --------------------------------------------------------
@@ -577,6 +561,7 @@ def _solve(ctx: Ctx, ticket: Ticket) -> tuple[Ticket, list[str]]:
 
 
 def _ticket_in(ctx: Ctx, *statuses: str, assigned: bool | None = None, type_: str | None = None) -> Ticket:
+    """The first ticket in one of ``statuses`` (for example providers); LookupError when there is none."""
     for t in ctx.scan(Ticket):
         if t.status not in statuses:
             continue
@@ -585,15 +570,16 @@ def _ticket_in(ctx: Ctx, *statuses: str, assigned: bool | None = None, type_: st
         if type_ is not None and t.type != type_:
             continue
         return t
-    raise _NoExample(f"no ticket in status {statuses}")
+    raise LookupError(f"no ticket in status {statuses}")
 
 
 def _agent_in_group(ctx: Ctx, group_id: str | None) -> str:
+    """An active agent of the group, or of any group (for example providers); LookupError when there is none."""
     for m in ctx.where(GroupMembership, group_id=group_id) if group_id else ctx.scan(GroupMembership):
         user = ctx.get(User, m.user_id)
         if not user.suspended:
             return user.id
-    raise _NoExample("no agent")
+    raise LookupError("no agent")
 
 
 # -- domain tools ---------------------------------------------------------------------------
@@ -616,7 +602,7 @@ def _example_create(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-@service.tool(intent="open a support ticket for the customer", write=True, example=_safe(_example_create))
+@service.tool(intent="open a support ticket for the customer", write=True, example=_example_create)
 def create_ticket(
     ctx: Ctx,
     subject: Title,
@@ -722,7 +708,7 @@ def _example_comment(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "author_id": t.assignee_id, "body": "Thanks, we are looking into it.", "public": True}
 
 
-@service.tool(intent="reply on the ticket or leave an internal note", write=True, example=_safe(_example_comment))
+@service.tool(intent="reply on the ticket or leave an internal note", write=True, example=_example_comment)
 def add_ticket_comment(ctx: Ctx, ticket_id: TicketId, author_id: UserId, body: Text, public: bool = True) -> Comment:
     """Add a public reply or an internal note to a ticket.
 
@@ -766,16 +752,16 @@ def add_ticket_comment(ctx: Ctx, ticket_id: TicketId, author_id: UserId, body: T
     return comment
 
 
-def _example_assign(ctx: Ctx) -> dict[str, Any]:
+def _example_assign(ctx: Ctx) -> dict[str, Any] | None:
     for t in ctx.where(Ticket, status="new"):
         try:
             return {"ticket_id": t.id, "assignee_id": _agent_in_group(ctx, t.group_id)}
-        except _NoExample:
+        except LookupError:
             continue
-    raise _NoExample("no assignable ticket")
+    return None
 
 
-@service.tool(intent="assign the ticket to an agent", write=True, example=_safe(_example_assign))
+@service.tool(intent="assign the ticket to an agent", write=True, example=_example_assign)
 def assign_ticket(ctx: Ctx, ticket_id: TicketId, assignee_id: UserId, group_id: GroupId | None = None) -> Ticket:
     """Assign a ticket to an agent, optionally moving it to another group.
 
@@ -810,7 +796,7 @@ def _example_status(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": _ticket_in(ctx, "open").id, "status": "pending"}
 
 
-@service.tool(intent="change the ticket's status", write=True, example=_safe(_example_status))
+@service.tool(intent="change the ticket's status", write=True, example=_example_status)
 def set_ticket_status(ctx: Ctx, ticket_id: TicketId, status: ManualStatus) -> Ticket:
     """Set a ticket to open, pending (waiting on the requester) or hold (waiting on a third party).
 
@@ -847,7 +833,7 @@ def _example_solve(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "comment": "This is fixed now; let us know if anything else comes up."}
 
 
-@service.tool(intent="mark the ticket as solved", write=True, example=_safe(_example_solve))
+@service.tool(intent="mark the ticket as solved", write=True, example=_example_solve)
 def solve_ticket(ctx: Ctx, ticket_id: TicketId, comment: Text | None = None, public: bool = True) -> SolveResult:
     """Solve a ticket, optionally with a closing reply from its assignee.
 
@@ -889,7 +875,7 @@ def _example_macro(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "macro_id": macro.id, "agent_id": t.assignee_id}
 
 
-@service.tool(intent="apply the macro to the ticket", write=True, example=_safe(_example_macro))
+@service.tool(intent="apply the macro to the ticket", write=True, example=_example_macro)
 def apply_macro(ctx: Ctx, ticket_id: TicketId, macro_id: MacroId, agent_id: UserId) -> MacroApplication:
     """Apply a macro's changes (status, priority, type, group, assignee, tags, comment) to a ticket.
 
@@ -962,7 +948,7 @@ def _example_tags(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": _ticket_in(ctx, "open").id, "tags": ["vip", "follow_up"]}
 
 
-@service.tool(intent="tag the ticket", write=True, idempotent=True, example=_safe(_example_tags))
+@service.tool(intent="tag the ticket", write=True, idempotent=True, example=_example_tags)
 def add_ticket_tags(ctx: Ctx, ticket_id: TicketId, tags: TagList) -> Ticket:
     """Add tags to a ticket; tags it already has are kept once.
 
@@ -980,14 +966,14 @@ def add_ticket_tags(ctx: Ctx, ticket_id: TicketId, tags: TagList) -> Ticket:
     return ctx.update(ticket, tags=merged)
 
 
-def _example_untag(ctx: Ctx) -> dict[str, Any]:
+def _example_untag(ctx: Ctx) -> dict[str, Any] | None:
     for t in ctx.scan(Ticket):
         if t.status in UNSOLVED and t.tags:
             return {"ticket_id": t.id, "tags": [t.tags[0]]}
-    raise _NoExample("no tagged ticket")
+    return None
 
 
-@service.tool(intent="remove tags from the ticket", write=True, idempotent=True, example=_safe(_example_untag))
+@service.tool(intent="remove tags from the ticket", write=True, idempotent=True, example=_example_untag)
 def remove_ticket_tags(ctx: Ctx, ticket_id: TicketId, tags: TagList) -> Ticket:
     """Remove tags from a ticket; tags it does not have are ignored.
 
@@ -1010,7 +996,7 @@ def _example_rate(ctx: Ctx) -> dict[str, Any]:
     return {"ticket_id": t.id, "score": "good", "comment": "Quick and friendly help."}
 
 
-@service.tool(intent="record the customer's satisfaction rating", write=True, example=_safe(_example_rate))
+@service.tool(intent="record the customer's satisfaction rating", write=True, example=_example_rate)
 def rate_ticket(
     ctx: Ctx, ticket_id: TicketId, score: Score, comment: Text = "", reason: BadReason | None = None
 ) -> SatisfactionRating:
@@ -1072,7 +1058,7 @@ def _example_merge(ctx: Ctx) -> dict[str, Any]:
     return {"target_ticket_id": a.id, "source_ticket_ids": [b.id], "agent_id": _agent_in_group(ctx, None)}
 
 
-@service.tool(intent="merge duplicate tickets into one", write=True, destructive=True, example=_safe(_example_merge))
+@service.tool(intent="merge duplicate tickets into one", write=True, destructive=True, example=_example_merge)
 def merge_tickets(
     ctx: Ctx,
     target_ticket_id: TicketId,
@@ -1138,16 +1124,16 @@ def merge_tickets(
     return MergeResult(target=target, closed_ticket_ids=[s.id for s in sources])
 
 
-def _example_membership(ctx: Ctx) -> dict[str, Any]:
+def _example_membership(ctx: Ctx) -> dict[str, Any] | None:
     for user in ctx.where(User, role="agent", suspended=False):
         mine = set(_groups_of(ctx, user.id))
         for group in ctx.scan(Group):
             if group.id not in mine:
                 return {"user_id": user.id, "group_id": group.id}
-    raise _NoExample("every agent is in every group")
+    return None
 
 
-@service.tool(intent="add the agent to the group", write=True, example=_safe(_example_membership))
+@service.tool(intent="add the agent to the group", write=True, example=_example_membership)
 def create_group_membership(ctx: Ctx, user_id: UserId, group_id: GroupId) -> GroupMembership:
     """Add an agent to a group, so that the group's tickets can be assigned to them.
 
@@ -1179,14 +1165,14 @@ def create_group_membership(ctx: Ctx, user_id: UserId, group_id: GroupId) -> Gro
     return ctx.create(GroupMembership, user_id=agent.id, group_id=group_id)
 
 
-def _example_delete_group(ctx: Ctx) -> dict[str, Any]:
+def _example_delete_group(ctx: Ctx) -> dict[str, Any] | None:
     for g in ctx.where(Group, is_default=False):
         if not any(t.status in UNSOLVED for t in ctx.where(Ticket, group_id=g.id)):
             return {"group_id": g.id}
-    raise _NoExample("no deletable group")
+    return None
 
 
-@service.tool(intent="delete the agent group", write=True, destructive=True, example=_safe(_example_delete_group))
+@service.tool(intent="delete the agent group", write=True, destructive=True, example=_example_delete_group)
 def delete_group(ctx: Ctx, group_id: GroupId) -> Deleted:
     """Delete a group: its memberships end and organizations routed to it lose their routing.
 
@@ -1228,14 +1214,14 @@ class OrganizationDeletion(BaseModel):
     detached_user_ids: list[UserId] = Field(description="Its users, who now belong to no organization.")
 
 
-def _example_delete_org(ctx: Ctx) -> dict[str, Any]:
+def _example_delete_org(ctx: Ctx) -> dict[str, Any] | None:
     for org in ctx.scan(Organization):
         if not any(t.status in UNSOLVED for t in ctx.where(Ticket, organization_id=org.id)):
             return {"organization_id": org.id}
-    raise _NoExample("no deletable organization")
+    return None
 
 
-@service.tool(intent="delete the organization", write=True, destructive=True, example=_safe(_example_delete_org))
+@service.tool(intent="delete the organization", write=True, destructive=True, example=_example_delete_org)
 def delete_organization(ctx: Ctx, organization_id: OrganizationId) -> OrganizationDeletion:
     """Delete an organization; its users stay, without an organization.
 
@@ -1281,12 +1267,11 @@ def find_user_by_email(ctx: Ctx, email: Email) -> User:
 def _first_order_numbers(pop: Population) -> dict[str, str]:
     """The number of each consumer's first shop order, by e-mail.
 
-    This follows the shop service's seeding contract: consumer ``i`` places a
-    first order unless ``i % 8 == 7``, numbered ``#1{i - i // 8 + 1:03d}``.
-    Tickets about orders quote these numbers, so an agent can look the order
-    up in the shop.
+    This follows the shop service's seeding contract (see
+    :mod:`compoworld.services._seedlinks`). Tickets about orders quote these
+    numbers, so an agent can look the order up in the shop.
     """
-    return {p.email: f"#1{i - i // 8 + 1:03d}" for i, p in enumerate(pop.consumers) if i % 8 != 7}
+    return {p.email: links.first_order_number(i) for i, p in enumerate(pop.consumers) if links.places_first_order(i)}
 
 
 # -- seed ---------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ forward one scan at a time.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import math
 import random
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from compoworld.errors import Conflict, NotFound, RuleViolation
 from compoworld.population import Population
 from compoworld.records import CREATED, UPDATED, Generated, Record
 from compoworld.service import Service, Transition
+from compoworld.services import _seedlinks as links
 from compoworld.types import (
     Cents,
     City,
@@ -143,13 +143,6 @@ LEVELS: tuple[_Level, ...] = (
     ),
     _Level("dhl_express", "dhl_express_worldwide", "DHL Express Worldwide", "any", 3900, 670, 210, 3200, 1, 70_000),
 )
-
-TRACKING_URLS: dict[str, str] = {
-    "usps": "https://tools.usps.com/go/TrackConfirmAction?tLabels={tn}",
-    "ups": "https://www.ups.com/track?tracknum={tn}",
-    "fedex": "https://www.fedex.com/fedextrack/?trknbr={tn}",
-    "dhl_express": "https://www.dhl.com/en/express/tracking.html?AWB={tn}",
-}
 
 
 class Address(Record):
@@ -422,23 +415,6 @@ def _new_tracking_number(rng: random.Random, carrier: str) -> str:
     if carrier == "dhl_express":
         return digits[:10]
     return "9400" + digits[:18]
-
-
-def _seeded_tracking_number(world_seed: int, order_number: str, carrier: str) -> str:
-    """The tracking number of a seeded label for a shop order: the same rule in shop and shipping."""
-    digits = str(int(hashlib.sha256(f"compoworld-label:{world_seed}:{order_number}".encode()).hexdigest(), 16))
-    if carrier == "ups":
-        return "1Z" + digits[:16]
-    if carrier == "fedex":
-        return digits[:12]
-    if carrier == "dhl_express":
-        return digits[:10]
-    return "9400" + digits[:18]
-
-
-def _carriers_from(country: str) -> tuple[str, ...]:
-    """Carriers that ship from a country (USPS only ships from the US)."""
-    return ("ups", "fedex", "dhl_express", "usps") if country == "US" else ("ups", "fedex", "dhl_express")
 
 
 def _label_url(carrier: str, tracking_number: str, file_type: str) -> str:
@@ -782,7 +758,7 @@ def buy_label(ctx: Ctx, rate_id: RateId, label_file_type: Literal["PDF", "PNG", 
         carrier=rate.carrier,
         servicelevel_token=rate.servicelevel_token,
         tracking_number=number,
-        tracking_url_provider=TRACKING_URLS[rate.carrier].format(tn=number),
+        tracking_url_provider=links.tracking_url(rate.carrier, number),
         label_url=_label_url(rate.carrier, number, label_file_type),
         label_file_type=label_file_type,
         amount=rate.amount,
@@ -1098,9 +1074,8 @@ def schedule_pickup(
 SHOP_PARCELS: dict[int, str] = {2: "in_transit", 3: "delivered", 5: "delivered", 6: "pre_transit"}
 """Where the parcel of the shop's first order for consumer ``i`` is, by ``i % 8`` (see the shop's seeder).
 
-Those orders are numbered ``#1001`` onwards in consumer order, skipping the
-consumers with ``i % 8 == 7`` (who have no order): ``#1{i - i // 8 + 1:03d}``;
-their labels carry the tracking numbers the shop's fulfillments record.
+Their labels carry the order numbers and tracking numbers the shop's orders
+and fulfillments record (both derived in :mod:`compoworld.services._seedlinks`).
 """
 
 STATES: tuple[str, ...] = (
@@ -1156,7 +1131,7 @@ def seed(s: SeedContext) -> None:
         validation_status="valid",
         created_at=now - 900 * day,
     )
-    carriers = _carriers_from(home.address.country)
+    carriers = links.carriers_from(home.address.country)
 
     def ship(
         to: Address,
@@ -1207,7 +1182,7 @@ def seed(s: SeedContext) -> None:
             carrier=carrier,
             servicelevel_token=rate.servicelevel_token,
             tracking_number=tn,
-            tracking_url_provider=TRACKING_URLS[carrier].format(tn=tn),
+            tracking_url_provider=links.tracking_url(carrier, tn),
             label_url=_label_url(carrier, tn, "PDF"),
             amount=rate.amount,
             currency=rate.currency,
@@ -1262,8 +1237,8 @@ def seed(s: SeedContext) -> None:
         )
         if plan in SHOP_PARCELS:
             carrier = carriers[i % len(carriers)]
-            order_number = f"#1{i - i // 8 + 1:03d}"
-            number = _seeded_tracking_number(pop.seed, order_number, carrier)
+            order_number = links.first_order_number(i)
+            number = links.seeded_tracking_number(pop.seed, order_number, carrier)
             ship(addr, SHOP_PARCELS[plan], carrier, number, order_number)
 
     for person in pop.consumers[1:3]:

@@ -11,7 +11,6 @@ tracking number of the parcel; a refund can never exceed what the customer paid.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -20,6 +19,7 @@ from compoworld.context import Ctx
 from compoworld.errors import Conflict, NotFound, RuleViolation
 from compoworld.records import CREATED, UPDATED, Deleted, Generated, Record
 from compoworld.service import Service, Transition
+from compoworld.services import _seedlinks as links
 from compoworld.types import (
     Cents,
     CompanyName,
@@ -71,13 +71,6 @@ RefundReason = Literal["customer_request", "damaged", "not_received", "wrong_ite
 
 SHIPMENT_ORDER: tuple[str, ...] = ("confirmed", "in_transit", "out_for_delivery", "delivered")
 """Progress of a parcel; a fulfillment's shipment status never moves backwards along it."""
-
-TRACKING_URLS: dict[str, str] = {
-    "usps": "https://tools.usps.com/go/TrackConfirmAction?tLabels={tn}",
-    "ups": "https://www.ups.com/track?tracknum={tn}",
-    "fedex": "https://www.fedex.com/fedextrack/?trknbr={tn}",
-    "dhl_express": "https://www.dhl.com/en/express/tracking.html?AWB={tn}",
-}
 
 
 class Product(Record):
@@ -305,10 +298,6 @@ class Refund(Record):
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _tracking_url(carrier: str, tracking_number: str) -> str:
-    return TRACKING_URLS[carrier].format(tn=tracking_number)
-
-
 def _open_quantity(line: LineItem) -> int:
     """Units of a line still waiting to be fulfilled."""
     return max(0, line.quantity - line.refunded_quantity - line.fulfilled_quantity)
@@ -375,23 +364,6 @@ def _has_open_lines(ctx: Ctx, variant_ids: set[str]) -> Order | None:
             if line.variant_id in variant_ids and _open_quantity(line) > 0:
                 return order
     return None
-
-
-def _seeded_tracking_number(world_seed: int, order_number: str, carrier: str) -> str:
-    """The tracking number of a seeded label: the same rule in shop and shipping ties them together."""
-    digits = str(int(hashlib.sha256(f"compoworld-label:{world_seed}:{order_number}".encode()).hexdigest(), 16))
-    if carrier == "ups":
-        return "1Z" + digits[:16]
-    if carrier == "fedex":
-        return digits[:12]
-    if carrier == "dhl_express":
-        return digits[:10]
-    return "9400" + digits[:18]
-
-
-def _carriers_from(country: str) -> tuple[str, ...]:
-    """Carriers that ship from a country (USPS only ships from the US)."""
-    return ("ups", "fedex", "dhl_express", "usps") if country == "US" else ("ups", "fedex", "dhl_express")
 
 
 # -- guards -------------------------------------------------------------------------------
@@ -898,7 +870,7 @@ def create_fulfillment(
         location_id=order.location_id,
         tracking_company=tracking_company,
         tracking_number=tracking_number,
-        tracking_url=tracking_url or _tracking_url(tracking_company, tracking_number),
+        tracking_url=tracking_url or links.tracking_url(tracking_company, tracking_number),
         line_items=tuple(shipped),
         notify_customer=notify_customer,
     )
@@ -994,7 +966,7 @@ def update_tracking(
         ful,
         tracking_company=tracking_company,
         tracking_number=tracking_number,
-        tracking_url=tracking_url or _tracking_url(tracking_company, tracking_number),
+        tracking_url=tracking_url or links.tracking_url(tracking_company, tracking_number),
     )
 
 
@@ -1435,7 +1407,7 @@ SEEDED_SHIPMENT_STATUS: dict[int, str] = {2: "in_transit", 3: "delivered", 5: "d
 """Plans (``i % 8`` of consumer ``i``) whose first order has a parcel, and where that parcel is.
 
 The shipping service seeds the labels of these parcels under the same order
-numbers (``#1{i - i // 8 + 1:03d}``) and tracking numbers.
+numbers and tracking numbers (see :mod:`compoworld.services._seedlinks`).
 """
 
 
@@ -1523,7 +1495,7 @@ def seed(s: SeedContext) -> None:
             )
         )
 
-    carriers = _carriers_from(place.country)
+    carriers = links.carriers_from(place.country)
 
     def place_order(i: int, customer: Customer, plan: int) -> None:
         picked = rng.sample(sellable, min(len(sellable), rng.randint(2 if plan == 6 else 1, 3)))
@@ -1576,7 +1548,7 @@ def seed(s: SeedContext) -> None:
         )
         if plan in SEEDED_SHIPMENT_STATUS:
             carrier = carriers[i % len(carriers)]
-            number = _seeded_tracking_number(pop.seed, order.order_number, carrier)
+            number = links.seeded_tracking_number(pop.seed, order.order_number, carrier)
             shipped = [li for li in lines if li.fulfilled_quantity]
             s.create(
                 Fulfillment,
@@ -1585,7 +1557,7 @@ def seed(s: SeedContext) -> None:
                 shipment_status=SEEDED_SHIPMENT_STATUS[plan],
                 tracking_company=carrier,
                 tracking_number=number,
-                tracking_url=_tracking_url(carrier, number),
+                tracking_url=links.tracking_url(carrier, number),
                 line_items=tuple(
                     ItemQuantity(variant_id=li.variant_id, quantity=li.fulfilled_quantity) for li in shipped
                 ),
@@ -1618,11 +1590,11 @@ def seed(s: SeedContext) -> None:
 
     if not sellable:
         return
-    # Consumer i's first order (none when i % 8 == 7: an account without orders) follows plan i % 8;
-    # its number is #1001 plus the number of first orders before it: #1{i - i // 8 + 1:03d}.
+    # Consumer i's first order (if links.places_first_order(i)) follows plan i % 8; placed in consumer order
+    # before any other, it is numbered links.first_order_number(i), as shipping and helpdesk expect.
     for i, customer in enumerate(customers):
-        if i % 8 != 7:
+        if links.places_first_order(i):
             place_order(i, customer, i % 8)
     for i, customer in enumerate(customers):
-        if i % 8 != 7 and rng.random() < 0.3:
+        if links.places_first_order(i) and rng.random() < 0.3:
             place_order(len(customers) + i, customer, rng.choice((0, 1)))

@@ -12,7 +12,6 @@ active sprint, and closed sprints take no more issues.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -215,22 +214,6 @@ class IssueLink(Record):
     """The issue that is blocked, duplicated or cloned."""
     created_at: Annotated[DateTime, CREATED]
     """When the link was made."""
-
-
-class _NoExample(Exception):
-    """The fresh world holds no record an example call needs."""
-
-
-def _safe(provider: Callable[[Ctx], dict[str, Any]]) -> Callable[[Ctx], dict[str, Any] | None]:
-    """Wrap an example provider so that it answers None instead of failing when the world has no fit."""
-
-    def example(ctx: Ctx) -> dict[str, Any] | None:
-        try:
-            return provider(ctx)
-        except (_NoExample, StopIteration, IndexError):
-            return None
-
-    return example
 
 
 # -- rules --------------------------------------------------------------------------------
@@ -607,7 +590,7 @@ def _example_create_project(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-@service.tool(intent="create a project", write=True, example=_safe(_example_create_project))
+@service.tool(intent="create a project", write=True, example=_example_create_project)
 def create_project(
     ctx: Ctx,
     key: ProjectKey,
@@ -716,6 +699,7 @@ def get_issue_transitions(ctx: Ctx, issue_id: IssueId) -> list[AvailableTransiti
 
 
 def _issue_with(ctx: Ctx, *statuses: str, assigned: bool | None = None, done_ok: bool = False) -> Issue:
+    """The first issue in one of ``statuses`` of a live project (for example providers); LookupError when none."""
     for issue in ctx.scan(Issue):
         if issue.status not in statuses:
             continue
@@ -726,14 +710,14 @@ def _issue_with(ctx: Ctx, *statuses: str, assigned: bool | None = None, done_ok:
             continue
         if done_ok or _done_blockers(ctx, issue, "done", "done") is None:
             return issue
-    raise _NoExample(f"no issue in {statuses}")
+    raise LookupError(f"no issue in {statuses}")
 
 
 def _example_transition(ctx: Ctx) -> dict[str, Any]:
     return {"issue_id": _issue_with(ctx, "in_review", assigned=True).id, "to_status": "done"}
 
 
-@service.tool(intent="move the issue to another workflow status", write=True, example=_safe(_example_transition))
+@service.tool(intent="move the issue to another workflow status", write=True, example=_example_transition)
 def transition_issue(
     ctx: Ctx, issue_id: IssueId, to_status: IssueStatus, resolution: Resolution | None = None
 ) -> Issue:
@@ -785,7 +769,7 @@ def _example_assign(ctx: Ctx) -> dict[str, Any]:
     return {"issue_id": issue.id, "assignee_email": project.lead_email}
 
 
-@service.tool(intent="assign the issue to someone", write=True, idempotent=True, example=_safe(_example_assign))
+@service.tool(intent="assign the issue to someone", write=True, idempotent=True, example=_example_assign)
 def assign_issue(ctx: Ctx, issue_id: IssueId, assignee_email: Email | None) -> Issue:
     """Assign an issue to a project member, or unassign it with null.
 
@@ -828,7 +812,7 @@ def _example_create(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-@service.tool(intent="create an issue in the project", write=True, example=_safe(_example_create))
+@service.tool(intent="create an issue in the project", write=True, example=_example_create)
 def create_issue(
     ctx: Ctx,
     project_id: ProjectId,
@@ -911,14 +895,14 @@ class IssueDeletion(BaseModel):
     unparented_issue_ids: list[IssueId] = Field(description="Issues of a deleted epic that lost their parent.")
 
 
-def _example_delete(ctx: Ctx) -> dict[str, Any]:
+def _example_delete(ctx: Ctx) -> dict[str, Any] | None:
     for issue in ctx.where(Issue, status="to_do"):
         if ctx.first(Issue, parent_id=issue.id) is None and not ctx.get(Project, issue.project_id).archived:
             return {"issue_id": issue.id}
-    raise _NoExample("no deletable issue")
+    return None
 
 
-@service.tool(intent="delete the issue", write=True, destructive=True, example=_safe(_example_delete))
+@service.tool(intent="delete the issue", write=True, destructive=True, example=_example_delete)
 def delete_issue(ctx: Ctx, issue_id: IssueId, delete_subtasks: bool = False) -> IssueDeletion:
     """Delete an issue with its comments, work logs and links; its key is not reused.
 
@@ -993,7 +977,7 @@ def _example_move(ctx: Ctx) -> dict[str, Any]:
     return {"sprint_id": sprint.id, "issue_ids": [i.id for i in backlog[:2]]}
 
 
-@service.tool(intent="move the issues into the sprint", write=True, idempotent=True, example=_safe(_example_move))
+@service.tool(intent="move the issues into the sprint", write=True, idempotent=True, example=_example_move)
 def move_issues_to_sprint(ctx: Ctx, sprint_id: SprintId, issue_ids: IssueIds) -> list[Issue]:
     """Move issues (and their subtasks) into an active or future sprint of their project.
 
@@ -1038,18 +1022,16 @@ def _pick_issues(ctx: Ctx, issue_ids: list[str], project: Project | None) -> lis
     return picked
 
 
-def _example_backlog(ctx: Ctx) -> dict[str, Any]:
+def _example_backlog(ctx: Ctx) -> dict[str, Any] | None:
     for issue in ctx.scan(Issue):
         if issue.sprint_id and issue.issue_type != "subtask":
             sprint = ctx.get(Sprint, issue.sprint_id)
             if sprint.state != "closed" and not ctx.get(Project, issue.project_id).archived:
                 return {"issue_ids": [issue.id]}
-    raise _NoExample("no issue in an open sprint")
+    return None
 
 
-@service.tool(
-    intent="move the issues back to the backlog", write=True, idempotent=True, example=_safe(_example_backlog)
-)
+@service.tool(intent="move the issues back to the backlog", write=True, idempotent=True, example=_example_backlog)
 def move_issues_to_backlog(ctx: Ctx, issue_ids: IssueIds) -> list[Issue]:
     """Take issues (and their subtasks) out of their sprint and put them in the backlog.
 
@@ -1073,14 +1055,14 @@ def move_issues_to_backlog(ctx: Ctx, issue_ids: IssueIds) -> list[Issue]:
     return moved
 
 
-def _example_start(ctx: Ctx) -> dict[str, Any]:
+def _example_start(ctx: Ctx) -> dict[str, Any] | None:
     for sprint in ctx.where(Sprint, state="future"):
         if ctx.first(Sprint, project_id=sprint.project_id, state="active") is None:
             return {"sprint_id": sprint.id, "end_date": (ctx.today() + dt.timedelta(days=14)).isoformat()}
-    raise _NoExample("no startable sprint")
+    return None
 
 
-@service.tool(intent="start the sprint", write=True, example=_safe(_example_start))
+@service.tool(intent="start the sprint", write=True, example=_example_start)
 def start_sprint(ctx: Ctx, sprint_id: SprintId, end_date: Date, start_date: Date | None = None) -> Sprint:
     """Start a future sprint; a project can have only one active sprint at a time.
 
@@ -1122,16 +1104,16 @@ class SprintCompletion(BaseModel):
     completed_points: Quantity = Field(description="Story points of the done issues.")
 
 
-def _example_complete(ctx: Ctx) -> dict[str, Any]:
+def _example_complete(ctx: Ctx) -> dict[str, Any] | None:
     for sprint in ctx.where(Sprint, state="active"):
         if ctx.get(Project, sprint.project_id).archived:
             continue
         nxt = ctx.first(Sprint, project_id=sprint.project_id, state="future")
         return {"sprint_id": sprint.id, "move_open_issues_to": nxt.id if nxt else None}
-    raise _NoExample("no active sprint")
+    return None
 
 
-@service.tool(intent="complete the sprint", write=True, example=_safe(_example_complete))
+@service.tool(intent="complete the sprint", write=True, example=_example_complete)
 def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_issues_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint: it closes, and its unfinished issues move to another sprint or the backlog.
 
@@ -1184,14 +1166,14 @@ class SprintDeletion(BaseModel):
     moved_to_backlog_ids: list[IssueId] = Field(description="Its issues, now in the backlog.")
 
 
-def _example_delete_sprint(ctx: Ctx) -> dict[str, Any]:
+def _example_delete_sprint(ctx: Ctx) -> dict[str, Any] | None:
     for sprint in ctx.where(Sprint, state="future"):
         if not ctx.get(Project, sprint.project_id).archived:
             return {"sprint_id": sprint.id}
-    raise _NoExample("no future sprint")
+    return None
 
 
-@service.tool(intent="delete the planned sprint", write=True, destructive=True, example=_safe(_example_delete_sprint))
+@service.tool(intent="delete the planned sprint", write=True, destructive=True, example=_example_delete_sprint)
 def delete_sprint(ctx: Ctx, sprint_id: SprintId) -> SprintDeletion:
     """Delete a future sprint; its issues go back to the backlog.
 
@@ -1260,7 +1242,7 @@ def _example_key(ctx: Ctx) -> dict[str, Any]:
     return {"key": next(ctx.scan(Issue)).key}
 
 
-@service.tool(intent="look up the issue by its key", example=_safe(_example_key))
+@service.tool(intent="look up the issue by its key", example=_example_key)
 def get_issue_by_key(ctx: Ctx, key: IssueKeyQuery) -> Issue:
     """Find an issue by its key, such as ENG-12 (case-insensitive).
 
