@@ -13,6 +13,7 @@ from rich.table import Table
 
 from compoworld.catalog import Catalog
 from compoworld.errors import CatalogError
+from compoworld.worldmodel import WorldModel
 
 __all__ = ["app"]
 
@@ -27,6 +28,36 @@ err = Console(stderr=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="World seed.")]
+WorldModelOpt = Annotated[
+    str, typer.Option("--world-model", help="Answers of open-world tools: synthetic (offline), llm or replay.")
+]
+LLMBaseUrlOpt = Annotated[
+    str | None, typer.Option("--llm-base-url", envvar="COMPOWORLD_LLM_BASE_URL", help="llm: OpenAI-compatible URL.")
+]
+LLMModelOpt = Annotated[str | None, typer.Option("--llm-model", envvar="COMPOWORLD_LLM_MODEL", help="llm: model.")]
+LLMCacheOpt = Annotated[Path | None, typer.Option("--llm-cache", help="llm: SQLite answer cache file.")]
+RecordingOpt = Annotated[Path | None, typer.Option("--recording", help="replay: the recording to answer from.")]
+
+
+def _world_model(
+    backend: str, base_url: str | None, model: str | None, cache: Path | None, recording: Path | None
+) -> WorldModel:
+    from pydantic import ValidationError
+
+    from compoworld.worldmodel import WorldModelConfig, make_world_model
+
+    try:
+        config = WorldModelConfig(
+            backend=backend,
+            base_url=base_url,
+            model=model,
+            cache_path=str(cache) if cache else None,
+            recording=str(recording) if recording else None,
+        )
+        return make_world_model(config)
+    except (ValidationError, ValueError, OSError) as exc:
+        err.print(f"[red]world model:[/red] {exc}")
+        raise typer.Exit(2) from exc
 
 
 def _load(services: list[str] | None = None, *, render_schemas: bool = False) -> Catalog:
@@ -150,6 +181,14 @@ def call_tool(
     arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
     seed: SeedOpt = 0,
     sqlite: Annotated[Path | None, typer.Option(help="Also export the episode's state to this SQLite file.")] = None,
+    world_model: WorldModelOpt = "synthetic",
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = None,
+    llm_cache: LLMCacheOpt = None,
+    recording: RecordingOpt = None,
+    save_recording: Annotated[
+        Path | None, typer.Option(help="Write the open-world answers of this call to a recording file.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Call one tool on a fresh episode; print the result or error and the state diff."""
@@ -157,14 +196,17 @@ def call_tool(
     from compoworld.registry import registered
     from compoworld.world import World
 
+    model = _world_model(world_model, llm_base_url, llm_model, llm_cache, recording)
     # Load only the tool's service when the name says which; otherwise everything, for suggestions.
     service = tool.split("__", 1)[0]
     catalog = _load([service] if service in registered() else None)
-    episode = Episode(World.build(catalog, seed=seed))
+    episode = Episode(World.build(catalog, seed=seed), world_model=model)
     result = episode.call(tool, arguments)
     out = result.to_dict() | {"diff": episode.diff().to_dict(), "state_hash": episode.state_hash()}
     if sqlite is not None:
         out["sqlite"] = str(episode.export_sqlite(sqlite))
+    if save_recording is not None:
+        out["recording"] = str(episode.recording.save(save_recording))
     if as_json:
         _print_json(out)
     else:

@@ -47,15 +47,20 @@ class Ctx:
         episode: The episode the call runs against.
         tool: The tool being run (None for engine-internal use).
         writable: Whether writes are allowed; read tools get False.
+        rng_seed: Seed of :attr:`rng` instead of the episode's (open-world answers are
+            seeded by their call alone).
     """
 
-    __slots__ = ("_episode", "_rng", "_tool", "_writable")
+    __slots__ = ("_episode", "_rng", "_rng_seed", "_tool", "_writable")
 
-    def __init__(self, episode: Episode, tool: Tool | None = None, *, writable: bool = True) -> None:
+    def __init__(
+        self, episode: Episode, tool: Tool | None = None, *, writable: bool = True, rng_seed: str | None = None
+    ) -> None:
         self._episode = episode
         self._tool = tool
         self._writable = writable
         self._rng: random.Random | None = None
+        self._rng_seed = rng_seed
 
     # -- clock, randomness, population -------------------------------------------------
 
@@ -69,11 +74,16 @@ class Ctx:
 
     @property
     def rng(self) -> random.Random:
-        """A random generator seeded by the world, the episode and the episode's clock."""
+        """A random generator seeded by the world, the episode and the episode's clock.
+
+        For an open-world tool it is seeded by the world seed, the tool and the
+        canonical arguments alone, so the same call gets the same answer anywhere.
+        """
         if self._rng is None:
             ep = self._episode
             name = self._tool.name if self._tool else ""
-            self._rng = random.Random(f"{ep.world.seed}:{ep.seed}:{ep.tick}:{name}")
+            seed = self._rng_seed if self._rng_seed is not None else f"{ep.world.seed}:{ep.seed}:{ep.tick}:{name}"
+            self._rng = random.Random(seed)
         return self._rng
 
     @property

@@ -25,6 +25,7 @@ from typing import Any
 from compoworld.records import Record
 from compoworld.runtime import CallResult, call
 from compoworld.world import World, canonical_json
+from compoworld.worldmodel import DEFAULT_WORLD_MODEL, Recording, WorldModel
 
 __all__ = ["Episode", "RecordChange", "Snapshot", "StateDiff", "TableDiff"]
 
@@ -99,13 +100,20 @@ class Episode:
     Args:
         world: The shared world.
         seed: Episode seed; mixes into the randomness tools draw.
+        world_model: Answers open-world calls (default: the synthetic, offline model).
+
+    Attributes:
+        recording: Every open-world answer this episode returned since its last
+            reset; replay it with :class:`~compoworld.worldmodel.ReplayWorldModel`.
     """
 
-    __slots__ = ("_counters", "_journal", "_overlay", "_owned", "seed", "tick", "world")
+    __slots__ = ("_counters", "_journal", "_overlay", "_owned", "recording", "seed", "tick", "world", "world_model")
 
-    def __init__(self, world: World, *, seed: int = 0) -> None:
+    def __init__(self, world: World, *, seed: int = 0, world_model: WorldModel | None = None) -> None:
         self.world = world
         self.seed = seed
+        self.world_model: WorldModel = world_model or DEFAULT_WORLD_MODEL
+        self.recording = Recording()
         self._overlay: dict[str, dict[str, Record | None]] = {}
         self._owned: set[str] = set()
         self._counters: dict[str, int] = {}
@@ -115,7 +123,8 @@ class Episode:
     # -- the uniform state interface ---------------------------------------------------
 
     def reset(self) -> None:
-        """Drop every write: back to the world's initial state."""
+        """Drop every write and the open-world recording: back to the world's initial state."""
+        self.recording = Recording()
         self._overlay = {}
         self._owned = set()
         self._counters = {}

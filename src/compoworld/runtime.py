@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from compoworld.context import Ctx
 from compoworld.errors import ToolError, ToolFailure
+from compoworld.worldmodel import OpenWorldCall, RecordedAnswer
 
 if TYPE_CHECKING:
     from compoworld.episode import Episode
@@ -84,6 +85,27 @@ def _invalid(tool: Tool, exc: ValidationError) -> CallResult:
     return _fail("invalid_arguments", message, loc, hint)
 
 
+def _open_world(episode: Episode, tool: Tool, args: Any) -> CallResult:
+    """Ask the episode's world model; record what it answered."""
+    ow = OpenWorldCall.make(tool, args)
+    model = episode.world_model
+    try:
+        result = model.answer(episode, ow)
+    except ToolFailure as failure:
+        return CallResult(False, None, failure.to_error())
+    except Exception as exc:  # a world-model bug must not crash the caller
+        return _fail(
+            "internal_error",
+            f"{tool.name} failed: {type(exc).__name__}: {exc}",
+            None,
+            "this is a fault of the tool, not of the call; try another way",
+        )
+    episode.recording.answers[ow.key] = RecordedAnswer(
+        tool=tool.name, arguments=ow.canonical, result=result, source=model.name
+    )
+    return CallResult(True, result, None)
+
+
 def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
     """Run one tool call against an episode.
 
@@ -136,6 +158,8 @@ def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
                 pname,
                 f"find the {noun}'s id with a list or search tool first",
             )
+    if tool.annotations.open_world:
+        return _open_world(episode, tool, args)
     writes = tool.writes
     ctx = Ctx(episode, tool, writable=writes)
     saved = episode.begin()

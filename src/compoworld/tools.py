@@ -297,6 +297,8 @@ def tool_from_def(service: str, tdef: ToolDef, id_resources: Mapping[str, str]) 
     """
     fn = tdef.fn
     where = f"tool {service}__{tdef.name} ({fn.__module__}.{fn.__qualname__})"
+    if tdef.open_world and tdef.write:
+        raise CatalogError(f"{where}: open-world tools are read-only (their answers come from a world model)")
     doc = inspect.getdoc(fn)
     if not doc:
         raise CatalogError(f"{where}: missing docstring")

@@ -50,6 +50,8 @@ __all__ = [
     "JobTitle",
     "Language",
     "LastName",
+    "Latitude",
+    "Longitude",
     "MeetingLink",
     "OrderNumber",
     "Percent",
@@ -61,6 +63,8 @@ __all__ = [
     "SemanticType",
     "Sku",
     "Text",
+    "Ticker",
+    "Timezone",
     "Title",
     "TrackingNumber",
     "Url",
@@ -238,6 +242,21 @@ FileLink = Annotated[str, SemanticType("file_link", kind="ref"), StringConstrain
 
 MeetingLink = Annotated[str, SemanticType("meeting_link", kind="ref"), StringConstraints(pattern=r"^https://\S+$")]
 """A link to join an online meeting."""
+
+
+Ticker = Annotated[str, SemanticType("stock.ticker", kind="ref"), StringConstraints(pattern=r"^[A-Z]{1,5}$")]
+"""A stock ticker symbol."""
+
+Latitude = Annotated[float, SemanticType("geo.latitude", generic=True), Field(ge=-90, le=90)]
+"""Latitude in decimal degrees."""
+
+Longitude = Annotated[float, SemanticType("geo.longitude", generic=True), Field(ge=-180, le=180)]
+"""Longitude in decimal degrees."""
+
+Timezone = Annotated[
+    str, SemanticType("timezone", generic=True), StringConstraints(pattern=r"^[A-Za-z_]+(/[A-Za-z_+-]+){0,2}$")
+]
+"""An IANA time zone name (``Europe/Berlin``)."""
 
 
 class PostalAddress(BaseModel):

@@ -1,0 +1,381 @@
+"""World models: where the answers of open-world tools come from.
+
+Real web services (search, news, weather, quotes, exchange rates …) are not
+deterministic, yet tasks that use them must be verifiable. An open-world tool's
+answer therefore comes from the episode's :class:`WorldModel`:
+
+* :class:`SyntheticWorldModel` (the default, offline): the tool's own function,
+  run with randomness seeded only by the world seed, the tool and the canonical
+  arguments, so the same call gives the same answer in any process;
+* :class:`LLMWorldModel`: any OpenAI-compatible endpoint, asked for an answer
+  that matches the result schema and keeps the synthetic answer's facts;
+  validated, retried, falling back to synthetic, cached on disk (SQLite);
+* :class:`ReplayWorldModel`: answers from a :class:`Recording`; an unrecorded
+  call is an error.
+
+Every episode records the open-world answers it returned; replaying the
+recording reproduces them exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from compoworld.context import Ctx
+from compoworld.errors import ToolFailure
+from compoworld.world import canonical_json
+
+if TYPE_CHECKING:
+    from compoworld.episode import Episode
+    from compoworld.tools import Tool
+
+__all__ = [
+    "DEFAULT_WORLD_MODEL",
+    "LLMStats",
+    "LLMWorldModel",
+    "OpenWorldCall",
+    "RecordedAnswer",
+    "Recording",
+    "ReplayWorldModel",
+    "SyntheticWorldModel",
+    "Unrecorded",
+    "WorldModel",
+    "WorldModelConfig",
+    "make_world_model",
+    "synthetic_answer",
+]
+
+
+class Unrecorded(ToolFailure):
+    """A replayed episode made an open-world call the recording does not hold."""
+
+    error_type = "not_found"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenWorldCall:
+    """One open-world call, validated and in canonical form.
+
+    Attributes:
+        tool: The tool.
+        arguments: Validated arguments, as the tool function receives them.
+        canonical: The arguments as canonical JSON-ready data (defaults filled in).
+        key: Hash of the tool name and canonical arguments.
+    """
+
+    tool: Tool
+    arguments: dict[str, Any]
+    canonical: dict[str, Any]
+    key: str
+
+    @classmethod
+    def make(cls, tool: Tool, validated: BaseModel) -> OpenWorldCall:
+        """Build the call from a tool's validated argument model."""
+        canonical = validated.model_dump(mode="json")
+        digest = hashlib.sha256(f"{tool.name}\x00{canonical_json(canonical)}".encode()).hexdigest()
+        return cls(tool, dict(validated.__dict__), canonical, digest)
+
+
+def synthetic_answer(episode: Episode, call: OpenWorldCall) -> Any:
+    """Run the tool's own function with randomness seeded by world seed, tool and arguments.
+
+    Args:
+        episode: The episode (read-only access).
+        call: The call.
+
+    Returns:
+        The JSON-ready answer.
+    """
+    ctx = Ctx(episode, call.tool, writable=False, rng_seed=f"open-world:{episode.world.seed}:{call.key}")
+    out = call.tool.fn(ctx, **call.arguments)
+    return call.tool.result_adapter.serializer.to_python(out, mode="json", warnings="error")
+
+
+class WorldModel(ABC):
+    """Produces the answer of an open-world tool call."""
+
+    name: str = "abstract"
+
+    @abstractmethod
+    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+        """Return the JSON-ready answer to ``call`` (valid against the tool's result schema).
+
+        Raises:
+            ToolFailure: when the call cannot be answered (the agent sees a structured error).
+        """
+
+
+class SyntheticWorldModel(WorldModel):
+    """The default world model: deterministic, offline, consistent with the world."""
+
+    name = "synthetic"
+
+    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+        """Answer with the tool's own deterministic function."""
+        return synthetic_answer(episode, call)
+
+
+class RecordedAnswer(BaseModel):
+    """One recorded open-world answer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tool: str = Field(description="Tool name.")
+    arguments: dict[str, Any] = Field(description="Canonical arguments.")
+    result: Any = Field(description="The answer returned.")
+    source: str = Field(default="synthetic", description="The world model that answered.")
+
+
+class Recording(BaseModel):
+    """Open-world answers by call key: attach to a task so verification never asks a world model again."""
+
+    answers: dict[str, RecordedAnswer] = Field(default_factory=dict, description="Answers by call key.")
+
+    def save(self, path: str | Path) -> Path:
+        """Write the recording as JSON (atomically)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(json.dumps(self.model_dump(mode="json"), sort_keys=True, indent=1, ensure_ascii=False))
+        tmp.replace(target)
+        return target
+
+    @classmethod
+    def load(cls, path: str | Path) -> Recording:
+        """Read a recording written by :meth:`save`."""
+        return cls.model_validate_json(Path(path).read_text())
+
+
+class ReplayWorldModel(WorldModel):
+    """Answers only from a recording.
+
+    Args:
+        recording: The recording to answer from.
+    """
+
+    name = "replay"
+
+    def __init__(self, recording: Recording) -> None:
+        self.recording = recording
+
+    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+        """Return the recorded answer.
+
+        Raises:
+            Unrecorded: if the recording has no answer for this exact call.
+        """
+        found = self.recording.answers.get(call.key)
+        if found is None:
+            raise Unrecorded(
+                f"the recording has no answer for {call.tool.name} with these arguments",
+                hint="a replayed episode can only make the open-world calls that were recorded, with the same arguments",
+            )
+        return found.result
+
+
+@dataclass(slots=True)
+class LLMStats:
+    """What an :class:`LLMWorldModel` has done."""
+
+    requests: int = 0
+    cache_hits: int = 0
+    invalid: int = 0
+    errors: int = 0
+    fallbacks: int = 0
+
+
+_SYSTEM = (
+    "You simulate the API of {title} ({modeled_on}). Answer one call of the tool `{tool}` with only a JSON "
+    "object that matches this JSON Schema:\n{schema}\n"
+    "A reference answer, consistent with the world, is given: keep every fact it states about people, "
+    "companies, places, dates and amounts; you may vary wording, ordering and other details to make it realistic."
+)
+
+
+class LLMWorldModel(WorldModel):
+    """Answers from an OpenAI-compatible endpoint, validated, retried, cached, with a synthetic fallback.
+
+    Args:
+        base_url: The endpoint (``http://host:port/v1``).
+        model: The model name.
+        api_key: The key (default: ``COMPOWORLD_LLM_API_KEY``, then ``OPENAI_API_KEY``, then ``"none"``).
+        cache_path: SQLite file caching answers (default: ``$COMPOWORLD_CACHE_DIR/worldmodel.sqlite``).
+        max_attempts: Requests per call before falling back to synthetic.
+        timeout_s: Timeout of one request.
+    """
+
+    name = "llm"
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        cache_path: str | Path | None = None,
+        max_attempts: int = 3,
+        timeout_s: float = 30.0,
+    ) -> None:
+        try:
+            import openai
+        except ImportError as exc:  # the llm backend is an extra
+            raise RuntimeError("the llm world model needs the openai package: pip install 'compoworld[llm]'") from exc
+        self.base_url = base_url
+        self.model = model
+        self.max_attempts = max(1, max_attempts)
+        key = api_key or os.environ.get("COMPOWORLD_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or "none"
+        # Retries are ours (they also cover invalid answers), so the client makes none.
+        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=0)
+        self._errors: tuple[type[Exception], ...] = (openai.OpenAIError,)
+        self._connection_errors: tuple[type[Exception], ...] = (openai.APIConnectionError,)
+        default_dir = Path(os.environ.get("COMPOWORLD_CACHE_DIR", Path.home() / ".cache" / "compoworld"))
+        self.cache_path = Path(cache_path) if cache_path else default_dir / "worldmodel.sqlite"
+        self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.cache_path, check_same_thread=False)
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, model TEXT, tool TEXT, arguments TEXT, "
+            "result TEXT, created REAL)"
+        )
+        self._db.commit()
+        self._lock = threading.Lock()
+        self.stats = LLMStats()
+
+    def close(self) -> None:
+        """Close the cache."""
+        self._db.close()
+
+    def _cache_key(self, episode: Episode, call: OpenWorldCall) -> str:
+        return hashlib.sha256(f"{self.model}\x00{episode.world.seed}\x00{call.key}".encode()).hexdigest()
+
+    def _cached(self, key: str) -> Any:
+        with self._lock:
+            row = self._db.execute("SELECT result FROM answers WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def _store(self, key: str, call: OpenWorldCall, result: Any) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
+                (key, self.model, call.tool.name, canonical_json(call.canonical), canonical_json(result), time.time()),
+            )
+            self._db.commit()
+
+    def _messages(self, episode: Episode, call: OpenWorldCall, reference: Any, problem: str) -> list[dict[str, str]]:
+        svc = episode.world.catalog.services[call.tool.service]
+        system = _SYSTEM.format(
+            title=svc.title,
+            modeled_on=svc.modeled_on,
+            tool=call.tool.name,
+            schema=json.dumps(call.tool.result_schema, sort_keys=True),
+        )
+        user = {
+            "tool": call.tool.name,
+            "description": call.tool.description,
+            "arguments": call.canonical,
+            "reference_answer": reference,
+        }
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": json.dumps(user)}]
+        if problem:
+            messages.append({"role": "user", "content": f"Your previous answer was invalid: {problem}. Answer again."})
+        return messages
+
+    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+        """Answer from the cache, else the endpoint, else the synthetic model."""
+        key = self._cache_key(episode, call)
+        cached = self._cached(key)
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached
+        reference = synthetic_answer(episode, call)
+        problem = ""
+        for _ in range(self.max_attempts):
+            self.stats.requests += 1
+            try:
+                request: dict[str, Any] = {
+                    "model": self.model,
+                    "messages": self._messages(episode, call, reference, problem),
+                    "response_format": {"type": "json_object"},
+                    "temperature": 0.2,
+                }
+                response = self._client.chat.completions.create(**request)
+                content = response.choices[0].message.content or ""
+            except self._connection_errors:
+                self.stats.errors += 1
+                break  # a dead endpoint will not come back within this call
+            except self._errors as exc:
+                self.stats.errors += 1
+                problem = f"the endpoint failed: {type(exc).__name__}"
+                continue
+            try:
+                parsed = json.loads(content)
+                value = call.tool.result_adapter.validate_python(parsed)
+                result = call.tool.result_adapter.serializer.to_python(value, mode="json")
+            except (ValueError, ValidationError) as exc:
+                self.stats.invalid += 1
+                problem = str(exc)[:500]
+                continue
+            self._store(key, call, result)
+            return result
+        self.stats.fallbacks += 1
+        return reference
+
+
+class WorldModelConfig(BaseModel):
+    """How a run answers open-world calls."""
+
+    backend: Literal["synthetic", "llm", "replay"] = Field(
+        default="synthetic", description="synthetic (offline, default), llm (OpenAI-compatible endpoint) or replay."
+    )
+    base_url: str | None = Field(default=None, description="llm: endpoint URL, e.g. http://127.0.0.1:8000/v1.")
+    model: str | None = Field(default=None, description="llm: model name.")
+    api_key: str | None = Field(default=None, description="llm: key (default from COMPOWORLD_LLM_API_KEY).")
+    cache_path: str | None = Field(default=None, description="llm: SQLite cache file.")
+    max_attempts: int = Field(default=3, ge=1, le=10, description="llm: requests per call before the fallback.")
+    timeout_s: float = Field(default=30.0, gt=0, description="llm: timeout of one request in seconds.")
+    recording: str | None = Field(default=None, description="replay: the recording file.")
+
+
+def make_world_model(config: WorldModelConfig | None = None) -> WorldModel:
+    """Build the world model a configuration asks for.
+
+    Args:
+        config: The configuration (default: synthetic).
+
+    Returns:
+        The world model.
+
+    Raises:
+        ValueError: if a backend's required settings are missing.
+    """
+    config = config or WorldModelConfig()
+    if config.backend == "synthetic":
+        return SyntheticWorldModel()
+    if config.backend == "replay":
+        if not config.recording:
+            raise ValueError("the replay world model needs a recording file (--recording PATH)")
+        return ReplayWorldModel(Recording.load(config.recording))
+    if not config.base_url or not config.model:
+        raise ValueError("the llm world model needs a base URL and a model (--llm-base-url, --llm-model)")
+    return LLMWorldModel(
+        config.base_url,
+        config.model,
+        api_key=config.api_key,
+        cache_path=config.cache_path,
+        max_attempts=config.max_attempts,
+        timeout_s=config.timeout_s,
+    )
+
+
+DEFAULT_WORLD_MODEL = SyntheticWorldModel()
+"""The world model an episode uses unless given another."""
