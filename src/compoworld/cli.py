@@ -20,8 +20,10 @@ __all__ = ["app"]
 app = typer.Typer(help="CompoWorld: verifiable multi-service worlds for tool-using agents.", no_args_is_help=True)
 catalog_app = typer.Typer(help="Browse the catalog of services and tools.", no_args_is_help=True)
 bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
+graph_app = typer.Typer(help="The tool dependency graph.", no_args_is_help=True)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
+app.add_typer(graph_app, name="graph")
 
 console = Console()
 err = Console(stderr=True)
@@ -213,6 +215,39 @@ def call_tool(
         console.print_json(json.dumps(out, ensure_ascii=False))
     if not result.ok:
         raise typer.Exit(1)
+
+
+@graph_app.command("stats")
+def graph_stats(as_json: JsonOpt = False) -> None:
+    """Size and connectivity of the dependency graph over every tool."""
+    from compoworld.graph import ToolGraph
+
+    stats = ToolGraph.build(_load()).stats()
+    if as_json:
+        _print_json(stats)
+        return
+    table = Table(title="tool dependency graph")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in stats.items():
+        table.add_row(key, str(value))
+    console.print(table)
+
+
+@graph_app.command("export")
+def graph_export(
+    path: Annotated[Path, typer.Argument(help="File to write.")],
+    fmt: Annotated[str, typer.Option("--format", help="json (node-link with field links) or graphml.")] = "json",
+) -> None:
+    """Write the dependency graph for other tools."""
+    from compoworld.graph import ToolGraph
+
+    if fmt not in ("json", "graphml"):
+        err.print(f"[red]unknown format[/red] {fmt!r}: use json or graphml")
+        raise typer.Exit(2)
+    graph = ToolGraph.build(_load())
+    written = graph.export(path, "json" if fmt == "json" else "graphml")
+    console.print(f"wrote {written} ({len(graph.tools)} tools, {len(graph.edges)} edges)")
 
 
 @bench_app.command("engine")
