@@ -240,7 +240,7 @@ class ToolGraph:
             return target
         import networkx as nx
 
-        g = nx.DiGraph()
+        g: nx.DiGraph[str] = nx.DiGraph()
         for t in self.tools:
             g.add_node(t, service=self.service_of[t])
         for (a, b), links in sorted(self.edges.items()):
