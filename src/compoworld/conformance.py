@@ -28,7 +28,7 @@ from compoworld.tools import Tool
 from compoworld.types import SEMANTIC_KEY
 from compoworld.world import World
 
-__all__ = ["CheckResult", "ValuePool", "check_tool", "check_world", "find_valid_arguments"]
+__all__ = ["ArgumentGenerator", "CheckResult", "ValuePool", "check_tool", "check_world", "find_valid_arguments"]
 
 MAX_ATTEMPTS = 48
 UNKNOWN_ID = "zz_missing_000000"
@@ -101,8 +101,16 @@ def _non_null(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-class _Generator:
-    """Builds plausible argument values from a JSON Schema and the world's values."""
+class ArgumentGenerator:
+    """Builds plausible argument values from a JSON Schema and the world's values.
+
+    Args:
+        world: The world.
+        pool: Semantic values of the world.
+        service: The tool's service (its own values are preferred).
+        rng: Source of randomness.
+        id_choices: Ids to draw for given parameters instead of any record's.
+    """
 
     def __init__(
         self,
@@ -119,6 +127,7 @@ class _Generator:
         self.id_choices = id_choices or {}
 
     def value(self, schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> Any:
+        """A plausible value for ``schema`` (``root`` holds its ``$defs``)."""
         s = _non_null(schema, root)
         sem = s.get(SEMANTIC_KEY)
         if "enum" in s:
@@ -179,6 +188,7 @@ class _Generator:
         return f"{value} {n}"
 
     def arguments(self, tool: Tool, include_optional: float) -> dict[str, Any]:
+        """Arguments for ``tool``: every required one, each optional one with this probability."""
         root = tool.parameters_schema
         out: dict[str, Any] = {}
         for name, prop in root.get("properties", {}).items():
@@ -237,7 +247,7 @@ def find_valid_arguments(
     pool = pool or ValuePool.from_world(world)
     id_choices = _transition_sources(world, tool)
     for attempt in range(attempts):
-        gen = _Generator(world, pool, tool.service, random.Random(f"{tool.name}:{attempt}"), id_choices)
+        gen = ArgumentGenerator(world, pool, tool.service, random.Random(f"{tool.name}:{attempt}"), id_choices)
         args = gen.arguments(tool, include_optional=0.0 if attempt == 0 else 0.5)
         res = Episode(world).call(tool.name, args)
         if res.ok:

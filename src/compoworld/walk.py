@@ -1,0 +1,373 @@
+"""Constrained random walks over the dependency graph, executed as they are drawn.
+
+A walk is a chain of tool calls in which every step after the first consumes
+at least one value an earlier step produced. Each step is run on the walk's
+own (oracle) episode the moment it is chosen, so every argument is a real
+value and every step is known to succeed. Arguments come from three places,
+recorded as their provenance:
+
+* ``step``: a value an earlier step returned (``{"step": 0, "field": "items[0].email"}``);
+* ``given``: a fact of the world the instruction will state (an e-mail, a
+  company name, an order number) — never an id, which an agent must discover;
+* ``literal``: a plain value the instruction states (a quantity, a status, a text).
+
+This module draws and executes walks; turning them into criteria, instructions
+and validated tasks builds on it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from compoworld.conformance import ArgumentGenerator, ValuePool
+from compoworld.episode import Episode
+from compoworld.graph import Port, ToolGraph
+from compoworld.tools import Tool
+from compoworld.world import World
+
+__all__ = ["Produced", "Provenance", "Step", "Walk", "WalkConfig", "WalkResult", "draw_walk", "flatten"]
+
+# Semantic types a person can name in an instruction; ids and generic values never count as givens.
+NAMEABLE = frozenset(
+    {
+        "email",
+        "person.name",
+        "company.name",
+        "company.domain",
+        "order_number",
+        "invoice_number",
+        "tracking_number",
+        "product.sku",
+        "stock.ticker",
+        "phone",
+        "url",
+    }
+)
+
+
+# Links that alone do not make a step depend on another: any date, amount or title could be a coincidence.
+WEAK = frozenset({"date", "datetime", "money.amount", "text.title"})
+
+
+def _is_list_item(path: str) -> bool:
+    return "[" in path
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where an argument came from."""
+
+    kind: Literal["step", "given", "literal"]
+    step: int | None = None
+    field: str | None = None
+    semantic: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.step is not None:
+            out["step"] = self.step
+        if self.field is not None:
+            out["field"] = self.field
+        if self.semantic is not None:
+            out["semantic"] = self.semantic
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Produced:
+    """A typed value a step returned."""
+
+    step: int
+    path: str
+    semantic: str
+    value: Any
+
+
+@dataclass(slots=True)
+class Step:
+    """One executed call of a walk."""
+
+    tool: str
+    arguments: dict[str, Any]
+    provenance: dict[str, Provenance]
+    result: Any
+
+
+@dataclass(slots=True)
+class Walk:
+    """An executed walk: its steps and the oracle episode in its final state."""
+
+    steps: list[Step]
+    episode: Episode
+
+    @property
+    def services(self) -> list[str]:
+        """Services touched, in order of first use."""
+        return list(dict.fromkeys(s.tool.split("__", 1)[0] for s in self.steps))
+
+
+@dataclass(frozen=True, slots=True)
+class WalkConfig:
+    """Constraints of a walk.
+
+    Attributes:
+        min_length: Fewest steps.
+        max_length: Most steps.
+        min_services: Fewest distinct services.
+        max_services: Most distinct services.
+        fan_in: Require a step consuming values of two different earlier steps.
+        open_world: Allow open-world tools.
+        candidates: Tools tried per step before giving up.
+    """
+
+    min_length: int = 3
+    max_length: int = 6
+    min_services: int = 2
+    max_services: int = 4
+    fan_in: bool = False
+    open_world: bool = True
+    candidates: int = 24
+
+
+@dataclass(frozen=True, slots=True)
+class WalkResult:
+    """A walk, or why none was drawn."""
+
+    walk: Walk | None
+    reason: str = ""
+
+
+def flatten(value: Any, path: str = "") -> list[tuple[str, Any]]:
+    """Every leaf (and whole object) of a JSON value with its concrete path (``items[0].email``)."""
+    out: list[tuple[str, Any]] = []
+    if isinstance(value, dict):
+        if path:
+            out.append((path, value))
+        for k, v in value.items():
+            out.extend(flatten(v, f"{path}.{k}" if path else k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.extend(flatten(v, f"{path}[{i}]"))
+    elif path:
+        out.append((path, value))
+    return out
+
+
+def _pattern(path: str) -> str:
+    """``items[3].email`` -> ``items[].email``."""
+    out = []
+    i = 0
+    while i < len(path):
+        if path[i] == "[":
+            j = path.index("]", i)
+            out.append("[]")
+            i = j + 1
+        else:
+            out.append(path[i])
+            i += 1
+    return "".join(out)
+
+
+def _singletons(value: Any) -> bool:
+    """Whether every list in ``value`` has at most one element (so each item is identified)."""
+    if isinstance(value, dict):
+        return all(_singletons(v) for v in value.values())
+    if isinstance(value, list):
+        return len(value) <= 1 and all(_singletons(v) for v in value)
+    return True
+
+
+def _produced(step: int, result: Any, ports: list[Port]) -> list[Produced]:
+    """The typed values of a result an instruction can identify.
+
+    Values inside a list count only when the list holds one element: "the
+    fifth contact of an unfiltered listing" is nothing a person can point at.
+    """
+    by_pattern = {p.path: p.semantic for p in ports}
+    out = []
+    for path, value in flatten(result):
+        sem = by_pattern.get(_pattern(path))
+        if sem is None or value in (None, "", [], {}):
+            continue
+        if _is_list_item(path) and not _singletons(result):
+            continue
+        out.append(Produced(step, path, sem, value))
+    return out
+
+
+class _Walker:
+    def __init__(self, world: World, graph: ToolGraph, pool: ValuePool, rng: random.Random, config: WalkConfig) -> None:
+        self.world = world
+        self.graph = graph
+        self.pool = pool
+        self.rng = rng
+        self.config = config
+        self.episode = Episode(world)
+        self.steps: list[Step] = []
+        self.produced: list[Produced] = []
+
+    def _tool(self, name: str) -> Tool:
+        return self.world.catalog.tools[name]
+
+    def _allowed(self, name: str) -> bool:
+        tool = self._tool(name)
+        if tool.annotations.open_world and not self.config.open_world:
+            return False
+        services = {s.tool.split("__", 1)[0] for s in self.steps} | {tool.service}
+        return len(services) <= self.config.max_services
+
+    def _fill(self, tool: Tool, first: bool) -> tuple[dict[str, Any], dict[str, Provenance]] | None:
+        """Arguments for ``tool``: upstream values where types match, else givens or literals."""
+        schema = tool.parameters_schema
+        props = schema.get("properties", {})
+        ports = {p.path: p for p in self.graph.inputs[tool.name]}
+        gen = ArgumentGenerator(self.world, self.pool, tool.service, self.rng)
+        args: dict[str, Any] = {}
+        prov: dict[str, Provenance] = {}
+        used_upstream: set[int] = set()
+        strong = False
+        gave = False
+        for name, prop in props.items():
+            port = ports.get(name) or ports.get(f"{name}[]")
+            is_list = name not in ports and f"{name}[]" in ports
+            required = name in tool.required
+            if port is not None:
+                matches = [
+                    p for p in self.produced if p.semantic == port.semantic and not isinstance(p.value, dict | list)
+                ]
+                if port.semantic == "postal_address":
+                    matches = [p for p in self.produced if p.semantic == port.semantic]
+                if matches and (required or self.rng.random() < 0.5):
+                    pick = self.rng.choice(matches[-6:])
+                    args[name] = [pick.value] if is_list else pick.value
+                    prov[name] = Provenance("step", pick.step, pick.path, port.semantic)
+                    used_upstream.add(pick.step)
+                    strong = strong or port.semantic not in WEAK
+                    continue
+                if port.semantic.endswith(".id"):
+                    if required:
+                        return None  # ids are never given: an agent must discover them
+                    continue
+                if port.semantic in NAMEABLE and (required or (first and not gave)):
+                    value = gen.value(prop, schema)
+                    args[name] = value
+                    prov[name] = Provenance("given", semantic=port.semantic)
+                    gave = True
+                    continue
+            if required:
+                args[name] = gen.value(prop, schema)
+                prov[name] = Provenance("literal")
+        if first and not gave:
+            return None  # a walk starts from a fact the instruction states
+        if not first and not strong:
+            return None
+        if self.config.fan_in and len(self.steps) >= 2 and len(used_upstream) < 2 and self._needs_fan_in():
+            return None
+        return args, prov
+
+    def _needs_fan_in(self) -> bool:
+        return not any(
+            len({p.step for p in s.provenance.values() if p.kind == "step" and p.step is not None}) >= 2
+            for s in self.steps
+        )
+
+    def _candidates(self) -> list[str]:
+        if not self.steps:
+            starts = [
+                n
+                for n in self.graph.tools
+                if self._tool(n).annotations.read_only
+                and self._allowed(n)
+                and not any(p.semantic.endswith(".id") for p in self.graph.inputs[n] if p.required)
+                and any(p.semantic in NAMEABLE and "[" not in p.path for p in self.graph.inputs[n])
+            ]
+            self.rng.shuffle(starts)
+            return starts
+        produced_semantics = {p.semantic for p in self.produced}
+        names = []
+        for n in self.graph.tools:
+            if n in {s.tool for s in self.steps} or not self._allowed(n):
+                continue
+            if any(p.semantic in produced_semantics for p in self.graph.inputs[n]):
+                names.append(n)
+        services = {s.tool.split("__", 1)[0] for s in self.steps}
+        remaining = self.target - len(self.steps)
+        need_services = len(services) < self.config.min_services
+        need_write = not any(self._tool(s.tool).writes for s in self.steps)
+
+        def weight(n: str) -> float:
+            tool = self._tool(n)
+            w = 1.0
+            if need_services and tool.service not in services:
+                w *= 4.0
+            if tool.writes and (need_write or remaining <= 2):
+                w *= 3.0
+            if tool.kind in ("delete",):
+                w *= 0.3
+            return w
+
+        return sorted(names, key=lambda n: -weight(n) * self.rng.random())
+
+    def step(self) -> bool:
+        first = not self.steps
+        for name in self._candidates()[: self.config.candidates]:
+            tool = self._tool(name)
+            filled = self._fill(tool, first)
+            if filled is None:
+                continue
+            args, prov = filled
+            before = self.episode.state_hash() if tool.writes else ""
+            res = self.episode.call(name, args)
+            if not res.ok:
+                continue
+            if tool.writes and self.episode.state_hash() == before:
+                continue  # a write that changes nothing is no step of a task
+            index = len(self.steps)
+            found = _produced(index, res.result, self.graph.outputs[name])
+            if first and not found:
+                continue  # a lookup that identifies nothing cannot start a chain
+            self.steps.append(Step(name, args, prov, res.result))
+            self.produced.extend(found)
+            return True
+        return False
+
+    def run(self) -> WalkResult:
+        cfg = self.config
+        self.target = self.rng.randint(cfg.min_length, cfg.max_length)
+        while len(self.steps) < self.target:
+            if not self.step():
+                return WalkResult(None, "dead_end" if self.steps else "no_start")
+        walk = Walk(self.steps, self.episode)
+        if not any(self._tool(s.tool).writes for s in self.steps):
+            return WalkResult(None, "no_write")
+        if len(walk.services) < cfg.min_services:
+            return WalkResult(None, "too_few_services")
+        if cfg.fan_in and self._needs_fan_in():
+            return WalkResult(None, "no_fan_in")
+        return WalkResult(walk)
+
+
+def draw_walk(
+    world: World,
+    graph: ToolGraph,
+    rng: random.Random,
+    config: WalkConfig | None = None,
+    pool: ValuePool | None = None,
+) -> WalkResult:
+    """Draw and execute one walk.
+
+    Args:
+        world: The world.
+        graph: The dependency graph of the world's catalog.
+        rng: Source of randomness (seed it for reproducible walks).
+        config: Constraints.
+        pool: Semantic values of the world (built if None).
+
+    Returns:
+        The walk, or the reason none was drawn (``no_start``, ``dead_end``, ``no_write``,
+        ``too_few_services``, ``no_fan_in``).
+    """
+    return _Walker(world, graph, pool or ValuePool.from_world(world), rng, config or WalkConfig()).run()
