@@ -217,6 +217,90 @@ def call_tool(
         raise typer.Exit(1)
 
 
+ServicesOpt = Annotated[
+    list[str] | None, typer.Option("--service", help="Only these services (repeatable; default: all).")
+]
+
+
+@app.command("synth")
+def synth(
+    tasks: Annotated[int, typer.Option("--tasks", help="Tasks to keep.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Synthesis seed.")] = 0,
+    out: Annotated[Path, typer.Option("--out", help="Output directory (resumed if it holds a run).")] = Path(
+        "out/tasks"
+    ),
+    world_seed: Annotated[int, typer.Option("--world-seed", help="World seed.")] = 0,
+    min_length: Annotated[int, typer.Option(help="Fewest steps per task.")] = 4,
+    max_length: Annotated[int, typer.Option(help="Most steps per task.")] = 6,
+    min_services: Annotated[int, typer.Option(help="Fewest services per task.")] = 2,
+    max_services: Annotated[int, typer.Option(help="Most services per task.")] = 4,
+    fan_in: Annotated[
+        bool, typer.Option("--fan-in/--no-fan-in", help="Require a step using two earlier steps.")
+    ] = False,
+    open_world: Annotated[bool, typer.Option("--open-world/--no-open-world", help="Allow open-world steps.")] = True,
+    distractors: Annotated[int, typer.Option(help="Tools shown beyond the solution's.")] = 8,
+    service: ServicesOpt = None,
+) -> None:
+    """Synthesize verified cross-service tasks into OUT/tasks.jsonl and OUT/stats.json (resumable)."""
+    from rich.progress import Progress
+
+    from compoworld.synthesis import SynthConfig
+    from compoworld.taskset import synthesize
+    from compoworld.walk import WalkConfig
+
+    if not (1 <= min_length <= max_length) or not (1 <= min_services <= max_services):
+        err.print("[red]need 1 <= min-length <= max-length and 1 <= min-services <= max-services[/red]")
+        raise typer.Exit(2)
+    config = SynthConfig(
+        walk=WalkConfig(
+            min_length=min_length,
+            max_length=max_length,
+            min_services=min_services,
+            max_services=max_services,
+            fan_in=fan_in,
+            open_world=open_world,
+        ),
+        distractors=distractors,
+    )
+    with Progress(console=err, transient=True) as bar:
+        job = bar.add_task("synthesizing", total=tasks)
+
+        def advance(kept: int, total: int) -> None:
+            bar.update(job, completed=kept)
+
+        try:
+            stats = synthesize(
+                out, count=tasks, seed=seed, world_seed=world_seed, config=config, services=service, progress=advance
+            )
+        except (CatalogError, ValueError) as exc:
+            err.print(f"[red]synth failed:[/red] {exc}")
+            raise typer.Exit(2) from exc
+    console.print(f"kept {stats['kept']} of {tasks} tasks in {out}/tasks.jsonl; stats in {out}/stats.json")
+    console.print(f"rejected: {stats['rejected']}")
+    if stats["kept"] < tasks:
+        raise typer.Exit(1)
+
+
+@app.command("verify")
+def verify(
+    path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
+    service: ServicesOpt = None,
+) -> None:
+    """Re-run every gate and criterion of every task on a fresh world; exit 1 naming failures."""
+    from compoworld.taskset import verify_file
+
+    try:
+        checked, failures = verify_file(path, service)
+    except (OSError, ValueError, CatalogError) as exc:
+        err.print(f"[red]cannot verify {path}:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    for f in failures:
+        err.print(f"[red]FAIL[/red] {f.task_id}: {f.reason}")
+    console.print(f"{checked} tasks, {len(failures)} failed")
+    if failures:
+        raise typer.Exit(1)
+
+
 @graph_app.command("stats")
 def graph_stats(as_json: JsonOpt = False) -> None:
     """Size and connectivity of the dependency graph over every tool."""
@@ -272,6 +356,42 @@ def bench_engine_cmd(
             met = out["targets_met"].get(key)
             table.add_row(key, str(value), "" if met is None else ("yes" if met else "[red]no[/red]"))
     console.print(table)
+
+
+@bench_app.command("synth")
+def bench_synth_cmd(
+    tasks: Annotated[int, typer.Option(help="Tasks to synthesize.")] = 200,
+    as_json: JsonOpt = False,
+) -> None:
+    """Measure synthesis throughput with every gate applied, and the graph build time."""
+    import time
+
+    from compoworld.graph import ToolGraph
+    from compoworld.synthesis import Synthesizer
+    from compoworld.world import World
+
+    catalog = _load()
+    world = World.build(catalog, seed=0)
+    catalog.render_schemas()
+    start = time.perf_counter()
+    graph = ToolGraph.build(catalog)
+    graph_s = time.perf_counter() - start
+    synth = Synthesizer(world, graph)
+    start = time.perf_counter()
+    kept = sum(1 for _, task, _ in synth.tasks(0, tasks) if task is not None)
+    elapsed = time.perf_counter() - start
+    out = {
+        "tasks": kept,
+        "seconds": round(elapsed, 3),
+        "tasks_per_s": round(kept / elapsed, 2) if elapsed else 0.0,
+        "graph_build_s": round(graph_s, 3),
+        "graph_tools": len(graph.tools),
+        "graph_edges": len(graph.edges),
+    }
+    if as_json:
+        _print_json(out)
+    else:
+        console.print(out)
 
 
 @app.command("demo")

@@ -110,6 +110,7 @@ class ArgumentGenerator:
         service: The tool's service (its own values are preferred).
         rng: Source of randomness.
         id_choices: Ids to draw for given parameters instead of any record's.
+        fresh: Sometimes turn world values of usually-unique kinds into unused ones.
     """
 
     def __init__(
@@ -119,12 +120,14 @@ class ArgumentGenerator:
         service: str,
         rng: random.Random,
         id_choices: dict[str, list[str]] | None = None,
+        fresh: bool = True,
     ) -> None:
         self.world = world
         self.pool = pool
         self.service = service
         self.rng = rng
         self.id_choices = id_choices or {}
+        self.fresh = fresh
 
     def value(self, schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> Any:
         """A plausible value for ``schema`` (``root`` holds its ``$defs``)."""
@@ -170,13 +173,15 @@ class ArgumentGenerator:
                 when = self.world.epoch + dt.timedelta(days=self.rng.randint(1, 20), hours=self.rng.randint(0, 6))
                 return when.isoformat().replace("+00:00", "Z")
             max_len = int(s.get("maxLength", 40))
-            text = self.rng.choice(("Quarterly review", "Follow-up", "Conformance check", "Onboarding"))
+            text = self.rng.choice(
+                ("Quarterly review", "Follow-up", "Project kickoff", "Onboarding", "Renewal", "Budget planning")
+            )
             return text[:max_len] if max_len > 0 else ""
         return None
 
     def _maybe_fresh(self, sem: str, value: Any) -> Any:
         """Half the time, turn a world value of a usually-unique kind into an unused one."""
-        if not isinstance(value, str) or self.rng.random() < 0.5:
+        if not self.fresh or not isinstance(value, str) or self.rng.random() < 0.5:
             return value
         n = self.rng.randint(100, 999)
         if sem == "email" and "@" in value:

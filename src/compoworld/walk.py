@@ -27,7 +27,17 @@ from compoworld.graph import Port, ToolGraph
 from compoworld.tools import Tool
 from compoworld.world import World
 
-__all__ = ["Produced", "Provenance", "Step", "Walk", "WalkConfig", "WalkResult", "draw_walk", "flatten"]
+__all__ = [
+    "Produced",
+    "Provenance",
+    "Step",
+    "Walk",
+    "WalkConfig",
+    "WalkResult",
+    "draw_walk",
+    "flatten",
+    "produced_values",
+]
 
 # Semantic types a person can name in an instruction; ids and generic values never count as givens.
 NAMEABLE = frozenset(
@@ -123,7 +133,7 @@ class WalkConfig:
         candidates: Tools tried per step before giving up.
     """
 
-    min_length: int = 3
+    min_length: int = 4
     max_length: int = 6
     min_services: int = 2
     max_services: int = 4
@@ -180,7 +190,7 @@ def _singletons(value: Any) -> bool:
     return True
 
 
-def _produced(step: int, result: Any, ports: list[Port]) -> list[Produced]:
+def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]:
     """The typed values of a result an instruction can identify.
 
     Values inside a list count only when the list holds one element: "the
@@ -224,7 +234,8 @@ class _Walker:
         schema = tool.parameters_schema
         props = schema.get("properties", {})
         ports = {p.path: p for p in self.graph.inputs[tool.name]}
-        gen = ArgumentGenerator(self.world, self.pool, tool.service, self.rng)
+        # World values as they are: an instruction names real entities, not made-up variants.
+        gen = ArgumentGenerator(self.world, self.pool, tool.service, self.rng, fresh=False)
         args: dict[str, Any] = {}
         prov: dict[str, Provenance] = {}
         used_upstream: set[int] = set()
@@ -326,7 +337,7 @@ class _Walker:
             if tool.writes and self.episode.state_hash() == before:
                 continue  # a write that changes nothing is no step of a task
             index = len(self.steps)
-            found = _produced(index, res.result, self.graph.outputs[name])
+            found = produced_values(index, res.result, self.graph.outputs[name])
             if first and not found:
                 continue  # a lookup that identifies nothing cannot start a chain
             self.steps.append(Step(name, args, prov, res.result))
