@@ -409,3 +409,7 @@ def demo(seed: SeedOpt = 0) -> None:
 def main() -> None:
     """Entry point."""
     app()
+
+
+if __name__ == "__main__":
+    main()

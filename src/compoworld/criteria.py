@@ -62,7 +62,12 @@ class TransitionCriterion(_Base):
     kind: Literal["transition"] = "transition"
     from_step: int = Field(description="The step that produced the value.")
     from_field: str = Field(description="Where in that step's result the value was.")
-    value: Any = Field(description="The value.")
+    value: Any = Field(default=None, description="The value (when it is the same in every correct solution).")
+    ref_criterion: str | None = Field(
+        default=None,
+        description="Instead of a value: the id of a record created earlier, found by this state criterion "
+        "(new ids differ between correct solutions, so they are matched through the record's values).",
+    )
     table: str = Field(description="The table of the written record.")
     field: str = Field(description="The field of the written record that must hold (or contain) the value.")
 
@@ -122,11 +127,15 @@ def _written(diff: StateDiff, table: str) -> list[dict[str, Any]]:
     return list(td.added) + [c.after for c in td.updated]
 
 
-def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str) -> tuple[bool, str]:
+def _added_matching(c: StateCriterion, diff: StateDiff) -> list[dict[str, Any]]:
+    td = diff.tables.get(c.table)
+    return [r for r in (td.added if td else []) if _matches(r, c.fields)]
+
+
+def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: dict[str, Any]) -> tuple[bool, str]:
     if isinstance(c, StateCriterion):
         if c.mode == "added":
-            td = diff.tables.get(c.table)
-            found = [r for r in (td.added if td else []) if _matches(r, c.fields)]
+            found = _added_matching(c, diff)
             return bool(found), "" if found else f"no new record in {c.table} with {c.fields}"
         assert c.record_id is not None
         rec = episode.get(c.table, c.record_id)
@@ -138,6 +147,13 @@ def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str) -> tuple[
         ok = _matches(data, c.fields)
         return ok, "" if ok else f"{c.table} {c.record_id} has { ({k: data.get(k) for k in c.fields}) }"
     if isinstance(c, TransitionCriterion):
+        if c.ref_criterion is not None:
+            ref = by_id.get(c.ref_criterion)
+            if not isinstance(ref, StateCriterion):
+                return False, f"unknown criterion {c.ref_criterion}"
+            ids = [r["id"] for r in _added_matching(ref, diff)]
+            ok = any(_contains(r.get(c.field), i) for r in _written(diff, c.table) for i in ids)
+            return ok, "" if ok else f"no record written to {c.table} refers in {c.field} to the record of {ref.id}"
         ok = any(_contains(r.get(c.field), c.value) for r in _written(diff, c.table))
         return ok, "" if ok else f"no record written to {c.table} carries {c.value!r} in {c.field}"
     if isinstance(c, AnswerCriterion):
@@ -170,8 +186,9 @@ def check_criteria(criteria: Sequence[Any], episode: Episode, answer: str = "") 
         One verdict per criterion, in order.
     """
     diff = episode.diff()
+    by_id = {c.id: c for c in criteria}
     out = []
     for c in criteria:
-        passed, detail = _check_one(c, episode, diff, answer)
+        passed, detail = _check_one(c, episode, diff, answer, by_id)
         out.append(Verdict(id=c.id, kind=c.kind, passed=passed, description=c.description, detail=detail))
     return out

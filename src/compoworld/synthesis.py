@@ -257,23 +257,31 @@ class Synthesizer:
                     value = args_json.get(name)
                     if isinstance(value, list) and len(value) == 1:
                         value = value[0]
-                    if value in (None, "") or isinstance(value, dict | list) or _is_new_id(value, added_ids):
+                    if value in (None, "") or isinstance(value, dict | list):
                         continue
                     spot = self._find_value(d, value)
                     if spot is None:
                         continue
                     table, fname = spot
+                    ref = None
+                    if _is_new_id(value, added_ids):
+                        # A record made earlier in this task: match it by its values, not its id.
+                        idx = added_crit.get(str(value))
+                        if idx is None:
+                            continue
+                        ref, value = criteria[idx].id, None
                     cid = new_id()
                     criteria.append(
                         TransitionCriterion(
                             id=cid,
                             description=f"the {_field_label(prov.field or name)} found in step {prov.step + 1} "
                             f"is used as {fname} of the record written to {table}",
-                            depends_on=list(by_step.get(prov.step, [])),
+                            depends_on=sorted(set(by_step.get(prov.step, [])) | ({ref} if ref else set())),
                             step=j,
                             from_step=prov.step,
                             from_field=prov.field or "",
                             value=value,
+                            ref_criterion=ref,
                             table=table,
                             field=fname,
                         )
@@ -393,13 +401,15 @@ class Synthesizer:
         """Turn a walk into a task if it passes every validity gate.
 
         Returns:
-            The task, or a rejection reason: ``unverifiable`` (no criteria can be derived) or
-            one of :func:`validate_task`'s.
+            The task, or a rejection reason: ``unverifiable`` (no criteria can be derived),
+            ``no_transition`` (no upstream value reaches a write) or one of :func:`validate_task`'s.
         """
         derived = self.derive(walk)
         if derived is None:
             return TaskBuild(None, "unverifiable")
         criteria, oracle, _ = derived
+        if not any(isinstance(c, TransitionCriterion) for c in criteria):
+            return TaskBuild(None, "no_transition")
         instruction, given = self.instruction(walk, rng)
         task = self._task(walk, criteria, instruction, given, oracle, seed=seed, index=index, rng=rng)
         reason = validate_task(self.world, task)
