@@ -115,7 +115,9 @@ class ToolGraph:
         edges: ``(producer, consumer) -> links``.
         outputs: Each tool's output ports.
         inputs: Each tool's input ports.
+        consumers: Tools taking each semantic type, sorted.
         build_s: Seconds the build took.
+        cache: Data derived from the graph by its users (walk start tools …), computed once.
     """
 
     tools: list[str]
@@ -123,7 +125,9 @@ class ToolGraph:
     edges: dict[tuple[str, str], list[Link]] = field(default_factory=dict)
     outputs: dict[str, list[Port]] = field(default_factory=dict)
     inputs: dict[str, list[Port]] = field(default_factory=dict)
+    consumers: dict[str, list[str]] = field(default_factory=dict)
     build_s: float = 0.0
+    cache: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def build(cls, catalog: Catalog) -> ToolGraph:
@@ -145,6 +149,7 @@ class ToolGraph:
             graph.inputs[name] = input_ports(tool)
             for port in graph.inputs[name]:
                 consumers[port.semantic].append((name, port))
+        graph.consumers = {sem: sorted({name for name, _ in users}) for sem, users in consumers.items()}
         for producer in tools:
             for out in graph.outputs[producer]:
                 for consumer, port in consumers.get(out.semantic, ()):

@@ -18,6 +18,7 @@ and validated tasks builds on it.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -59,10 +60,6 @@ NAMEABLE = frozenset(
 
 # Links that alone do not make a step depend on another: any date, amount or title could be a coincidence.
 WEAK = frozenset({"date", "datetime", "money.amount", "text.title"})
-
-
-def _is_list_item(path: str) -> bool:
-    return "[" in path
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,35 +147,32 @@ class WalkResult:
     reason: str = ""
 
 
-def flatten(value: Any, path: str = "") -> list[tuple[str, Any]]:
-    """Every leaf (and whole object) of a JSON value with its concrete path (``items[0].email``)."""
+def flatten(value: Any, path: str = "", *, lists: bool = True) -> list[tuple[str, Any]]:
+    """Every leaf (and whole object) of a JSON value with its concrete path (``items[0].email``).
+
+    With ``lists=False`` the insides of lists are left out.
+    """
     out: list[tuple[str, Any]] = []
     if isinstance(value, dict):
         if path:
             out.append((path, value))
         for k, v in value.items():
-            out.extend(flatten(v, f"{path}.{k}" if path else k))
+            out.extend(flatten(v, f"{path}.{k}" if path else k, lists=lists))
     elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out.extend(flatten(v, f"{path}[{i}]"))
+        if lists:
+            for i, v in enumerate(value):
+                out.extend(flatten(v, f"{path}[{i}]", lists=lists))
     elif path:
         out.append((path, value))
     return out
 
 
+_INDEX = re.compile(r"\[\d+\]")
+
+
 def _pattern(path: str) -> str:
     """``items[3].email`` -> ``items[].email``."""
-    out = []
-    i = 0
-    while i < len(path):
-        if path[i] == "[":
-            j = path.index("]", i)
-            out.append("[]")
-            i = j + 1
-        else:
-            out.append(path[i])
-            i += 1
-    return "".join(out)
+    return _INDEX.sub("[]", path)
 
 
 def _singletons(value: Any) -> bool:
@@ -197,12 +191,11 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
     fifth contact of an unfiltered listing" is nothing a person can point at.
     """
     by_pattern = {p.path: p.semantic for p in ports}
+    single = _singletons(result)
     out = []
-    for path, value in flatten(result):
-        sem = by_pattern.get(_pattern(path))
+    for path, value in flatten(result, lists=single):
+        sem = by_pattern.get(_pattern(path) if single else path)
         if sem is None or value in (None, "", [], {}):
-            continue
-        if _is_list_item(path) and not _singletons(result):
             continue
         out.append(Produced(step, path, sem, value))
     return out
@@ -218,16 +211,32 @@ class _Walker:
         self.episode = Episode(world)
         self.steps: list[Step] = []
         self.produced: list[Produced] = []
+        self.services: set[str] = set()
+        self.used: set[str] = set()
+        self.tools = world.catalog.tools
 
     def _tool(self, name: str) -> Tool:
-        return self.world.catalog.tools[name]
+        return self.tools[name]
 
     def _allowed(self, name: str) -> bool:
-        tool = self._tool(name)
+        tool = self.tools[name]
         if tool.annotations.open_world and not self.config.open_world:
             return False
-        services = {s.tool.split("__", 1)[0] for s in self.steps} | {tool.service}
-        return len(services) <= self.config.max_services
+        return tool.service in self.services or len(self.services) < self.config.max_services
+
+    def _starts(self) -> list[str]:
+        """Read tools a walk can start from: no id needed, some fact an instruction can state."""
+        starts: list[str] | None = self.graph.cache.get("walk_starts")
+        if starts is None:
+            starts = [
+                n
+                for n in self.graph.tools
+                if self.tools[n].annotations.read_only
+                and not any(p.semantic.endswith(".id") for p in self.graph.inputs[n] if p.required)
+                and any(p.semantic in NAMEABLE and "[" not in p.path for p in self.graph.inputs[n])
+            ]
+            self.graph.cache["walk_starts"] = starts
+        return starts
 
     def _fill(self, tool: Tool, first: bool) -> tuple[dict[str, Any], dict[str, Provenance]] | None:
         """Arguments for ``tool``: upstream values where types match, else givens or literals."""
@@ -287,24 +296,13 @@ class _Walker:
 
     def _candidates(self) -> list[str]:
         if not self.steps:
-            starts = [
-                n
-                for n in self.graph.tools
-                if self._tool(n).annotations.read_only
-                and self._allowed(n)
-                and not any(p.semantic.endswith(".id") for p in self.graph.inputs[n] if p.required)
-                and any(p.semantic in NAMEABLE and "[" not in p.path for p in self.graph.inputs[n])
-            ]
+            starts = [n for n in self._starts() if self._allowed(n)]
             self.rng.shuffle(starts)
             return starts
-        produced_semantics = {p.semantic for p in self.produced}
-        names = []
-        for n in self.graph.tools:
-            if n in {s.tool for s in self.steps} or not self._allowed(n):
-                continue
-            if any(p.semantic in produced_semantics for p in self.graph.inputs[n]):
-                names.append(n)
-        services = {s.tool.split("__", 1)[0] for s in self.steps}
+        produced_semantics = sorted({p.semantic for p in self.produced})
+        found = {n for sem in produced_semantics for n in self.graph.consumers.get(sem, ())}
+        names = [n for n in sorted(found) if n not in self.used and self._allowed(n)]
+        services = self.services
         remaining = self.target - len(self.steps)
         need_services = len(services) < self.config.min_services
         need_write = not any(self._tool(s.tool).writes for s in self.steps)
@@ -341,6 +339,8 @@ class _Walker:
             if first and not found:
                 continue  # a lookup that identifies nothing cannot start a chain
             self.steps.append(Step(name, args, prov, res.result))
+            self.services.add(tool.service)
+            self.used.add(name)
             self.produced.extend(found)
             return True
         return False
