@@ -301,6 +301,23 @@ def verify(
         raise typer.Exit(1)
 
 
+@app.command("render")
+def render_tasks(
+    path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
+    out: Annotated[Path, typer.Option("--out", help="Directory for one Markdown file per task.")] = Path(
+        "docs/examples"
+    ),
+    limit: Annotated[int, typer.Option(help="How many tasks.")] = 10,
+) -> None:
+    """Render tasks for a reader: instruction, given facts, solution with provenance, criteria."""
+    from compoworld.taskset import read_tasks, render_markdown
+
+    out.mkdir(parents=True, exist_ok=True)
+    for task in read_tasks(path)[:limit]:
+        (out / f"{task.id}.md").write_text(render_markdown(task))
+    console.print(f"wrote {min(limit, len(read_tasks(path)))} task(s) to {out}")
+
+
 @graph_app.command("stats")
 def graph_stats(as_json: JsonOpt = False) -> None:
     """Size and connectivity of the dependency graph over every tool."""

@@ -102,7 +102,7 @@ class TaskBuild:
     reason: str = ""
 
 
-_CONNECTORS_FIRST = ("First, ", "Start by ", "To begin, ", "")
+_CONNECTORS_FIRST = ("First, ", "To begin, ", "")
 _CONNECTORS_MID = ("Then ", "Next, ", "After that, ", "Once that is done, ")
 _CONNECTORS_LAST = ("Finally, ", "Last, ", "To finish, ")
 
@@ -209,9 +209,8 @@ class Synthesizer:
                         merged = dict(old.fields) | {
                             k: change.after[k] for k in changed if not _is_new_id(change.after[k], added_ids)
                         }
-                        criteria[idx] = old.model_copy(
-                            update={"fields": merged, "depends_on": sorted(set(old.depends_on) | set(deps))}
-                        )
+                        merged_deps = sorted((set(old.depends_on) | set(deps)) - {old.id})
+                        criteria[idx] = old.model_copy(update={"fields": merged, "depends_on": merged_deps})
                         mine.append(old.id)
                         continue
                     fields = {k: change.after[k] for k in changed}
@@ -526,10 +525,13 @@ def validate_task(world: World, task: Task) -> str | None:
         task: The task.
 
     Returns:
-        None when every gate holds, else the first failure: ``unreplayable``,
+        None when every gate holds, else the first failure: ``bad_dag`` (criteria
+        dependencies name unknown criteria or form a cycle), ``unreplayable``,
         ``oracle_fails``, ``trivial``, ``prefix_passes``, ``unused_step``,
         ``nondeterministic``, ``ambiguous`` or ``leak``.
     """
+    if not _is_dag(task.criteria):
+        return "bad_dag"
     n = len(task.solution)
     oracle, results = _run(world, task, n)
     if any(not isinstance(r, (dict, list, str, int, float, bool)) and r is not None for r in results):
@@ -576,6 +578,26 @@ def solution_signature(task: Task) -> str:
     """A hash of a task's solution calls: two tasks with the same signature are duplicates."""
     calls = [(s.tool, s.arguments) for s in task.solution]
     return hashlib.sha256(canonical_json(calls).encode()).hexdigest()
+
+
+def _is_dag(criteria: list[Any]) -> bool:
+    """Whether criteria dependencies name known criteria and have no cycle."""
+    deps = {c.id: list(c.depends_on) for c in criteria}
+    if any(d not in deps for ds in deps.values() for d in ds):
+        return False
+    state: dict[str, int] = {}
+
+    def visit(node: str) -> bool:
+        if state.get(node) == 1:
+            return False
+        if state.get(node) == 2:
+            return True
+        state[node] = 1
+        ok = all(visit(d) for d in deps[node])
+        state[node] = 2
+        return ok
+
+    return all(visit(c) for c in deps)
 
 
 def _is_new_id(value: Any, added_ids: set[str]) -> bool:

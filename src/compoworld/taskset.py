@@ -22,7 +22,7 @@ from compoworld.graph import ToolGraph
 from compoworld.synthesis import SynthConfig, Synthesizer, Task, solution_signature, validate_task
 from compoworld.world import World
 
-__all__ = ["VerifyFailure", "read_tasks", "synthesize", "verify_file"]
+__all__ = ["VerifyFailure", "read_tasks", "render_markdown", "synthesize", "verify_file"]
 
 MAX_INDEX_FACTOR = 5
 
@@ -155,6 +155,34 @@ def synthesize(
     _write_json(out_dir / "stats.json", stats)
     stats["tasks_per_s_this_run"] = round(made_now / elapsed, 2) if elapsed > 0 and made_now else 0.0
     return stats
+
+
+def render_markdown(task: Task) -> str:
+    """A task for a human reader: instruction, given facts, solution with provenance, criteria."""
+    lines = [f"# Task {task.id}", ""]
+    meta = task.metadata
+    lines.append(
+        f"{meta['length']} steps across {', '.join(meta['services'])}; {meta['writes']} write(s)"
+        f"{'; fan-in' if meta.get('fan_in') else ''}; world seed {task.world_seed}, version {task.world_version}."
+    )
+    lines += ["", "## Instruction", "", task.instruction, "", "## Given facts", ""]
+    lines += [f"- {k}: `{json.dumps(v, ensure_ascii=False)}`" for k, v in task.given.items()] or ["- (none)"]
+    lines += ["", "## Oracle solution", ""]
+    for i, step in enumerate(task.solution, start=1):
+        lines.append(f"{i}. `{step.tool}`")
+        for name, value in step.arguments.items():
+            prov = step.provenance.get(name, {})
+            where = {
+                "given": "given",
+                "literal": "stated",
+                "step": f"from step {int(prov.get('step', 0)) + 1}, `{prov.get('field')}`",
+            }.get(str(prov.get("kind")), "?")
+            lines.append(f"   - `{name}` = `{json.dumps(value, ensure_ascii=False)}` ({where})")
+    lines += ["", "## Criteria", "", "| id | kind | depends on | description |", "|---|---|---|---|"]
+    for c in task.criteria:
+        lines.append(f"| {c.id} | {c.kind} | {', '.join(c.depends_on) or '—'} | {c.description} |")
+    lines += ["", f"Tools shown to the agent ({len(task.tools)}): " + ", ".join(f"`{t}`" for t in task.tools), ""]
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,7 +250,18 @@ class _Walker:
         used_upstream: set[int] = set()
         strong = False
         gave = False
+        nested_ids = {
+            p.path.split(".", 1)[0].removesuffix("[]")
+            for p in self.graph.inputs[tool.name]
+            if p.semantic.endswith(".id") and ("." in p.path or p.path.endswith("[]"))
+        }
         for name, prop in props.items():
+            if name in nested_ids and name not in ports:
+                # Records named inside a structure (invoice lines' items …) are ids an agent must
+                # discover; a walk cannot state them.
+                if name in tool.required:
+                    return None
+                continue
             port = ports.get(name) or ports.get(f"{name}[]")
             is_list = name not in ports and f"{name}[]" in ports
             required = name in tool.required
