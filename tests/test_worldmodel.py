@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from compoworld import Catalog, CatalogError, Ctx, Episode, Service, World
 from compoworld.registry import resolve
 from compoworld.testing import ScriptedChatServer
-from compoworld.types import City
+from compoworld.types import City, DateTime
 from compoworld.worldmodel import (
     LLMWorldModel,
     Recording,
@@ -29,6 +29,7 @@ class Forecast(BaseModel):
     city: City = Field(description="The city.")
     temperature_c: float = Field(description="Temperature in Celsius.")
     summary: str = Field(description="One word.")
+    issued_at: DateTime = Field(description="When the forecast was issued.")
 
 
 @ORACLE.tool(intent="get a forecast", open_world=True)
@@ -43,6 +44,7 @@ def forecast(ctx: Ctx, city: City, days: int = 1) -> Forecast:
         city=city,
         temperature_c=round(ctx.rng.uniform(-10, 35), 1),
         summary=ctx.rng.choice(["sunny", "rain", "cloudy", "snow"]),
+        issued_at=ctx.now(),
     )
 
 
@@ -51,12 +53,13 @@ def world() -> World:
     return World.build(Catalog([ORACLE, resolve("crm")]), seed=5)
 
 
-VALID = json.dumps({"city": "Berlin", "temperature_c": 21.5, "summary": "sunny"})
+VALID = json.dumps({"city": "Berlin", "temperature_c": 21.5, "summary": "sunny", "issued_at": "2026-03-02T09:00:00Z"})
 
 
-def test_synthetic_answers_depend_only_on_the_call(world: World) -> None:
+def test_synthetic_answers_depend_only_on_the_call_not_on_the_episode_or_its_clock(world: World) -> None:
     a, b = Episode(world, seed=1), Episode(world, seed=2)
     b.call("crm__update_account", {"account_id": "acc_000002", "industry": "x"})  # moves b's clock
+    assert b.now() != a.now()
     ra = a.call("oracle__forecast", {"city": "Berlin"})
     rb = b.call("oracle__forecast", {"city": "Berlin", "days": 1})  # the default, spelled out
     assert ra.ok and ra.result == rb.result
@@ -97,7 +100,7 @@ def test_llm_answer_is_validated_returned_and_cached(world: World, tmp_path: Pat
 
 
 def test_llm_invalid_answers_are_retried(world: World, tmp_path: Path) -> None:
-    wrong_type = json.dumps({"city": "Berlin", "temperature_c": "warm", "summary": "sunny"})
+    wrong_type = json.dumps({"city": "Berlin", "temperature_c": "warm", "summary": "sunny", "issued_at": "x"})
     with ScriptedChatServer(["not json at all", wrong_type, VALID]) as server:
         model = LLMWorldModel(server.url, "sim", cache_path=tmp_path / "c.sqlite", max_attempts=3)
         res = Episode(world, world_model=model).call("oracle__forecast", {"city": "Berlin"})

@@ -49,28 +49,37 @@ class Ctx:
         writable: Whether writes are allowed; read tools get False.
         rng_seed: Seed of :attr:`rng` instead of the episode's (open-world answers are
             seeded by their call alone).
+        now: A fixed time for :meth:`now` instead of the episode clock (open-world answers
+            must not depend on when in an episode they are asked).
     """
 
-    __slots__ = ("_episode", "_rng", "_rng_seed", "_tool", "_writable")
+    __slots__ = ("_episode", "_now", "_rng", "_rng_seed", "_tool", "_writable")
 
     def __init__(
-        self, episode: Episode, tool: Tool | None = None, *, writable: bool = True, rng_seed: str | None = None
+        self,
+        episode: Episode,
+        tool: Tool | None = None,
+        *,
+        writable: bool = True,
+        rng_seed: str | None = None,
+        now: dt.datetime | None = None,
     ) -> None:
         self._episode = episode
         self._tool = tool
         self._writable = writable
         self._rng: random.Random | None = None
         self._rng_seed = rng_seed
+        self._now = now
 
     # -- clock, randomness, population -------------------------------------------------
 
     def now(self) -> dt.datetime:
         """The episode's current time (UTC)."""
-        return self._episode.now()
+        return self._now if self._now is not None else self._episode.now()
 
     def today(self) -> dt.date:
         """The episode's current date."""
-        return self._episode.now().date()
+        return self.now().date()
 
     @property
     def rng(self) -> random.Random:

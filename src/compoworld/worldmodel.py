@@ -90,6 +90,9 @@ class OpenWorldCall:
 def synthetic_answer(episode: Episode, call: OpenWorldCall) -> Any:
     """Run the tool's own function with randomness seeded by world seed, tool and arguments.
 
+    Its clock is the world's epoch, not the episode's: an answer depends on the call alone,
+    which is what recordings and caches key it by.
+
     Args:
         episode: The episode (read-only access).
         call: The call.
@@ -97,7 +100,13 @@ def synthetic_answer(episode: Episode, call: OpenWorldCall) -> Any:
     Returns:
         The JSON-ready answer.
     """
-    ctx = Ctx(episode, call.tool, writable=False, rng_seed=f"open-world:{episode.world.seed}:{call.key}")
+    ctx = Ctx(
+        episode,
+        call.tool,
+        writable=False,
+        rng_seed=f"open-world:{episode.world.seed}:{call.key}",
+        now=episode.world.epoch,
+    )
     out = call.tool.fn(ctx, **call.arguments)
     return call.tool.result_adapter.serializer.to_python(out, mode="json", warnings="error")
 
