@@ -228,3 +228,22 @@ def test_a_tool_whose_schema_cannot_be_derived_fails_when_the_catalog_loads(kind
 def test_service_names_must_fit_tool_name_rules() -> None:
     with pytest.raises(CatalogError):
         Service("Bad Name", title="x", category="x", modeled_on="x", description="x")
+
+
+def test_a_parameter_type_that_cannot_be_validated_fails_when_schemas_are_rendered_and_never_crashes_a_call() -> None:
+    svc = Service("lazy_bad", title="x", category="x", modeled_on="x", description="x")
+
+    @svc.tool(intent="x")
+    def takes_a_context(ctx: Ctx, other: Ctx) -> int:
+        """Take something no schema can describe.
+
+        Args:
+            other: Not JSON.
+        """
+        return 1
+
+    catalog = Catalog([svc])  # names, docs, hints and results are checked; validators come on first use
+    with pytest.raises(CatalogError, match="lazy_bad__takes_a_context"):
+        catalog.render_schemas()
+    res = Episode(World.build(catalog)).call("lazy_bad__takes_a_context", {"other": 1})
+    assert not res.ok and res.error is not None and res.error.type == "internal_error"

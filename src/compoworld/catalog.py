@@ -85,11 +85,12 @@ class Catalog:
     def load(cls, services: Sequence[str] | None = None, *, render_schemas: bool = False) -> Catalog:
         """Load registered services (all, or those named) and check them.
 
-        Every tool's argument validator and result serialiser are derived here,
-        so a type that cannot be validated or serialised fails now. The JSON
-        Schemas shown to agents are rendered on first use (most workers never
-        need all of them); ``render_schemas=True`` renders every one now, as
-        ``compoworld check`` and the test suite do.
+        Names, descriptions, docstrings, type hints, id references and result
+        serialisers are checked here. Argument validators and the JSON Schemas
+        shown to agents are derived on first use, so that a worker that serves
+        a few tools does not pay for thousands; ``render_schemas=True`` derives
+        every one now and fails on the first that cannot be, as ``compoworld
+        check`` and the test suite do.
 
         Args:
             services: Service names; None loads every registered service.
@@ -108,13 +109,13 @@ class Catalog:
         return catalog
 
     def render_schemas(self) -> None:
-        """Render every tool's JSON Schemas.
+        """Derive every tool's argument validator and render its JSON Schemas.
 
         Raises:
             CatalogError: naming the first tool whose schema cannot be rendered.
         """
         for tool in self.tools.values():
-            _ = tool.parameters_schema, tool.result_schema
+            _ = tool.params_model, tool.parameters_schema, tool.result_schema
 
     def spec_of(self, model: type[Record]) -> ResourceSpec[Any]:
         """Return the resource a record model backs.

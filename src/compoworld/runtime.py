@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from compoworld.context import Ctx
-from compoworld.errors import ToolError, ToolFailure
+from compoworld.errors import CatalogError, ToolError, ToolFailure
 from compoworld.worldmodel import OpenWorldCall, RecordedAnswer
 
 if TYPE_CHECKING:
@@ -142,7 +142,11 @@ def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
             "send the arguments as one JSON object, e.g. {}",
         )
     try:
-        args = tool.params_model.model_validate(arguments)
+        model = tool.params_model
+    except CatalogError as exc:  # a broken declaration: the tool cannot be called, the caller goes on
+        return _fail("internal_error", str(exc), None, "this tool is broken; use another")
+    try:
+        args = model.model_validate(arguments)
     except ValidationError as exc:
         return _invalid(tool, exc)
     except (RecursionError, TypeError, ValueError) as exc:

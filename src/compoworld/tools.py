@@ -74,7 +74,7 @@ class Tool:
         annotations: Its side effects.
         kind: Standard operation kind or ``domain``.
         resource: The resource a standard tool works on (``crm.contact``).
-        params_model: Validates arguments (unknown fields are refused).
+        params: The parameters as ``(annotation, FieldInfo)``.
         result_adapter: Serialises the result to JSON-ready data.
         fn: ``fn(ctx, **arguments)`` runs the tool.
         id_params: ``(parameter, resource, table)`` for each parameter naming a
@@ -90,14 +90,35 @@ class Tool:
     annotations: ToolAnnotations
     kind: ToolKind
     resource: str | None
-    params_model: type[BaseModel]
+    params: Mapping[str, ParamSpec]
     result_adapter: TypeAdapter[Any]
     fn: Callable[..., Any]
     id_params: tuple[tuple[str, str, str], ...] = ()
     example: Callable[[Ctx], dict[str, Any] | None] | None = None
     required: frozenset[str] = field(default_factory=frozenset)
+    _params_model: type[BaseModel] | None = None
     _parameters_schema: dict[str, Any] | None = None
     _result_schema: dict[str, Any] | None = None
+
+    @property
+    def params_model(self) -> type[BaseModel]:
+        """Validates arguments; unknown fields are refused (built on first use).
+
+        Raises:
+            CatalogError: if the parameters' types cannot be validated.
+        """
+        model = self._params_model
+        if model is None:
+            try:
+                model = create_model(  # type: ignore[call-overload]
+                    _model_name(self.name),
+                    __config__=ConfigDict(extra="forbid", protected_namespaces=(), frozen=True),
+                    **dict(self.params),
+                )
+            except Exception as exc:  # pydantic raises several types; the message is what matters
+                raise CatalogError(f"tool {self.name}: cannot derive the parameters' schema: {exc}") from exc
+            self._params_model = model
+        return model
 
     @property
     def parameters_schema(self) -> dict[str, Any]:
@@ -245,12 +266,9 @@ def build_tool(
     for pname, (_, info) in params.items():
         if not (info.description or "").strip():
             raise CatalogError(f"tool {name}: parameter {pname!r} has no description")
+    # The result serialiser is derived now (most tools share their result type, so it is cheap);
+    # the argument validator on first use: Catalog.load(render_schemas=True) derives every one.
     try:
-        model = create_model(  # type: ignore[call-overload]
-            _model_name(name),
-            __config__=ConfigDict(extra="forbid", protected_namespaces=(), frozen=True),
-            **dict(params),
-        )
         adapter = _result_adapter(result_type)
     except Exception as exc:  # pydantic raises several types; the message is what matters
         raise CatalogError(f"tool {name}: cannot derive a schema: {exc}") from exc
@@ -262,7 +280,7 @@ def build_tool(
             if res not in id_resources:
                 raise CatalogError(f"tool {name}: parameter {pname!r} names unknown resource {res!r}")
             id_params.append((pname, res, id_resources[res]))
-    required = frozenset(n for n, f in model.model_fields.items() if f.is_required())
+    required = frozenset(n for n, (_, info) in params.items() if info.is_required())
     return Tool(
         name=name,
         service=service,
@@ -272,7 +290,7 @@ def build_tool(
         annotations=annotations,
         kind=kind,
         resource=resource,
-        params_model=model,
+        params=dict(params),
         result_adapter=adapter,
         fn=fn,
         id_params=tuple(id_params),
