@@ -209,8 +209,8 @@ class Synthesizer:
                         merged = dict(old.fields) | {
                             k: change.after[k] for k in changed if not _is_new_id(change.after[k], added_ids)
                         }
-                        merged_deps = sorted((set(old.depends_on) | set(deps)) - {old.id})
-                        criteria[idx] = old.model_copy(update={"fields": merged, "depends_on": merged_deps})
+                        # Dependencies stay those of the creation: adding a later step's would make cycles.
+                        criteria[idx] = old.model_copy(update={"fields": merged})
                         mine.append(old.id)
                         continue
                     fields = {k: change.after[k] for k in changed}
@@ -297,6 +297,17 @@ class Synthesizer:
             if not settled:
                 return None
             criteria[idx] = old.model_copy(update={"fields": settled})
+        # Likewise for world records a later step changed again: the final value is what counts.
+        for idx, c in enumerate(criteria):
+            if isinstance(c, StateCriterion) and c.mode == "updated" and c.record_id is not None:
+                current = ep.get(c.table, c.record_id)
+                if current is None:
+                    return None
+                data = current.model_dump(mode="json")
+                settled = {k: v for k, v in c.fields.items() if data.get(k) == v}
+                if not settled:
+                    return None
+                criteria[idx] = c.model_copy(update={"fields": settled})
         last = walk.steps[-1]
         if self.world.catalog.tools[last.tool].annotations.read_only:
             ans = self._answer_value(walk)
