@@ -240,10 +240,17 @@ def synth(
     open_world: Annotated[bool, typer.Option("--open-world/--no-open-world", help="Allow open-world steps.")] = True,
     distractors: Annotated[int, typer.Option(help="Tools shown beyond the solution's.")] = 8,
     service: ServicesOpt = None,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = None,
 ) -> None:
-    """Synthesize verified cross-service tasks into OUT/tasks.jsonl and OUT/stats.json (resumable)."""
+    """Synthesize verified cross-service tasks into OUT/tasks.jsonl and OUT/stats.json (resumable).
+
+    With --llm-base-url and --llm-model, instructions are rephrased by that endpoint and each rewrite is
+    kept only if it passes every gate again.
+    """
     from rich.progress import Progress
 
+    from compoworld.rewrite import InstructionRewriter
     from compoworld.synthesis import SynthConfig
     from compoworld.taskset import synthesize
     from compoworld.walk import WalkConfig
@@ -262,6 +269,12 @@ def synth(
         ),
         distractors=distractors,
     )
+    rewriter = None
+    if llm_base_url or llm_model:
+        if not (llm_base_url and llm_model):
+            err.print("[red]instruction rewriting needs both --llm-base-url and --llm-model[/red]")
+            raise typer.Exit(2)
+        rewriter = InstructionRewriter(llm_base_url, llm_model)
     with Progress(console=err, transient=True) as bar:
         job = bar.add_task("synthesizing", total=tasks)
 
@@ -270,7 +283,14 @@ def synth(
 
         try:
             stats = synthesize(
-                out, count=tasks, seed=seed, world_seed=world_seed, config=config, services=service, progress=advance
+                out,
+                count=tasks,
+                seed=seed,
+                world_seed=world_seed,
+                config=config,
+                services=service,
+                progress=advance,
+                rewriter=rewriter,
             )
         except (CatalogError, ValueError) as exc:
             err.print(f"[red]synth failed:[/red] {exc}")

@@ -19,6 +19,7 @@ from typing import Any
 
 from compoworld.catalog import Catalog
 from compoworld.graph import ToolGraph
+from compoworld.rewrite import InstructionRewriter
 from compoworld.synthesis import SynthConfig, Synthesizer, Task, solution_signature, validate_task
 from compoworld.world import World
 
@@ -85,6 +86,7 @@ def synthesize(
     config: SynthConfig | None = None,
     services: list[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    rewriter: InstructionRewriter | None = None,
 ) -> dict[str, Any]:
     """Synthesize ``count`` tasks into ``out/tasks.jsonl`` (resuming if it exists) and write ``out/stats.json``.
 
@@ -96,6 +98,8 @@ def synthesize(
         config: Synthesis knobs.
         services: Services to synthesize over (default: all).
         progress: Called with (kept, count) after each task.
+        rewriter: Rephrases instructions through an LLM, each re-checked by the gates
+            (files are then no longer byte-identical between runs).
 
     Returns:
         The statistics also written to ``stats.json``.
@@ -126,6 +130,8 @@ def synthesize(
             reasons: dict[str, int] = {}
             task = synth.task_at(seed, index, seen, reasons)
             rejected.update(reasons)
+            if task is not None and rewriter is not None:
+                task = rewriter.rewrite(world, task)
             if task is not None:
                 fh.write(task.model_dump_json() + "\n")
                 fh.flush()
