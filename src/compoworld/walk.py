@@ -224,6 +224,17 @@ class _Walker:
             return False
         return tool.service in self.services or len(self.services) < self.config.max_services
 
+    def _required_ids(self) -> dict[str, frozenset[str]]:
+        """The id types each tool requires (top-level or nested), computed once per graph."""
+        needs: dict[str, frozenset[str]] | None = self.graph.cache.get("required_ids")
+        if needs is None:
+            needs = {
+                n: frozenset(p.semantic for p in self.graph.inputs[n] if p.required and p.semantic.endswith(".id"))
+                for n in self.graph.tools
+            }
+            self.graph.cache["required_ids"] = needs
+        return needs
+
     def _starts(self) -> list[str]:
         """Read tools a walk can start from: no id needed, some fact an instruction can state."""
         starts: list[str] | None = self.graph.cache.get("walk_starts")
@@ -250,6 +261,8 @@ class _Walker:
         used_upstream: set[int] = set()
         strong = False
         gave = False
+        # A read is only worth its step if what it found is used: the step after a read consumes it.
+        last_read = len(self.steps) - 1 if self.steps and not self.tools[self.steps[-1].tool].writes else None
         nested_ids = {
             p.path.split(".", 1)[0].removesuffix("[]")
             for p in self.graph.inputs[tool.name]
@@ -272,7 +285,8 @@ class _Walker:
                 if port.semantic == "postal_address":
                     matches = [p for p in self.produced if p.semantic == port.semantic]
                 if matches and (required or self.rng.random() < 0.5):
-                    pick = self.rng.choice(matches[-6:])
+                    fresh = [p for p in matches if p.step == last_read]
+                    pick = self.rng.choice(fresh or matches[-6:])
                     args[name] = [pick.value] if is_list else pick.value
                     prov[name] = Provenance("step", pick.step, pick.path, port.semantic)
                     used_upstream.add(pick.step)
@@ -295,6 +309,8 @@ class _Walker:
             return None  # a walk starts from a fact the instruction states
         if not first and not strong:
             return None
+        if last_read is not None and last_read not in used_upstream:
+            return None
         if self.config.fan_in and len(self.steps) >= 2 and len(used_upstream) < 2 and self._needs_fan_in():
             return None
         return args, prov
@@ -311,8 +327,11 @@ class _Walker:
             self.rng.shuffle(starts)
             return starts
         produced_semantics = sorted({p.semantic for p in self.produced})
+        have = set(produced_semantics)
+        needs = self._required_ids()
         found = {n for sem in produced_semantics for n in self.graph.consumers.get(sem, ())}
-        names = [n for n in sorted(found) if n not in self.used and self._allowed(n)]
+        # Only tools whose required ids an earlier step produced: ids are never given.
+        names = [n for n in sorted(found) if n not in self.used and needs[n] <= have and self._allowed(n)]
         services = self.services
         remaining = self.target - len(self.steps)
         need_services = len(services) < self.config.min_services
