@@ -144,6 +144,10 @@ class Synthesizer:
         self.graph = graph or ToolGraph.build(world.catalog)
         self.config = config or SynthConfig()
         self.pool = ValuePool.from_world(world)
+        self._all_tools = sorted(world.catalog.tools)
+        self._tools_of: dict[str, list[str]] = {}
+        for name in self._all_tools:
+            self._tools_of.setdefault(self.graph.service_of[name], []).append(name)
 
     # -- criteria ------------------------------------------------------------------------
 
@@ -422,7 +426,8 @@ class Synthesizer:
             return TaskBuild(None, "no_transition")
         instruction, given = self.instruction(walk, rng)
         task = self._task(walk, criteria, instruction, given, oracle, seed=seed, index=index, rng=rng)
-        reason = validate_task(self.world, task)
+        # derive() executed the walk afresh: that run is gate 4's second execution.
+        reason = validate_task(self.world, task, reference_hash=oracle.state_hash())
         return TaskBuild(None, reason) if reason else TaskBuild(task)
 
     def _task(
@@ -439,11 +444,18 @@ class Synthesizer:
     ) -> Task:
         own = list(dict.fromkeys(s.tool for s in walk.steps))
         services = walk.services
-        same = sorted(t for t in self.world.catalog.tools if t.split("__", 1)[0] in services and t not in own)
-        other = sorted(t for t in self.world.catalog.tools if t.split("__", 1)[0] not in services)
+        same = [t for svc in services for t in self._tools_of[svc] if t not in own]
         k = self.config.distractors
         picked = rng.sample(same, min(len(same), (k + 1) // 2))
-        picked += rng.sample(other, min(len(other), k - len(picked)))
+        # Distractors from other services: draw from all tools, skipping the task's services.
+        wanted = k - len(picked)
+        others = len(self._all_tools) - sum(len(self._tools_of[svc]) for svc in services)
+        chosen: set[str] = set()
+        while len(chosen) < min(wanted, others):
+            t = self._all_tools[rng.randrange(len(self._all_tools))]
+            if self.graph.service_of[t] not in services:
+                chosen.add(t)
+        picked += sorted(chosen)
         tools = sorted(own + picked)
         fan_in = any(len({p.step for p in s.provenance.values() if p.kind == "step"}) >= 2 for s in walk.steps)
         open_world = sum(1 for s in walk.steps if self.world.catalog.tools[s.tool].annotations.open_world)
@@ -525,7 +537,7 @@ def _run(world: World, task: Task, steps: int) -> tuple[Episode, list[Any]]:
     return ep, results
 
 
-def validate_task(world: World, task: Task) -> str | None:
+def validate_task(world: World, task: Task, *, reference_hash: str | None = None) -> str | None:
     """Run every validity gate of DESIGN §5 on a task, in its world.
 
     Open-world answers come from the task's recording, so validation never
@@ -534,6 +546,8 @@ def validate_task(world: World, task: Task) -> str | None:
     Args:
         world: The task's world (same seed and version).
         task: The task.
+        reference_hash: The state hash of an independent earlier execution of the
+            solution; when given it stands in for gate 4's second execution.
 
     Returns:
         None when every gate holds, else the first failure: ``bad_dag`` (criteria
@@ -544,28 +558,34 @@ def validate_task(world: World, task: Task) -> str | None:
     if not _is_dag(task.criteria):
         return "bad_dag"
     n = len(task.solution)
-    oracle, results = _run(world, task, n)
-    if any(not isinstance(r, (dict, list, str, int, float, bool)) and r is not None for r in results):
-        return "unreplayable"
+    # One execution serves gates 1 to 3: the state after k steps is the prefix of length k.
+    oracle = Episode(world, world_model=ReplayWorldModel(task.recording))
+    prefix_passed: list[bool] = []
+    results: list[Any] = []
+    for step in task.solution:
+        prefix_passed.append(all(v.passed for v in check_criteria(task.criteria, oracle, "")))
+        res = oracle.call(step.tool, step.arguments)
+        if not res.ok:
+            return "unreplayable"
+        results.append(res.result)
     # Gate 1: the oracle passes every criterion.
     if not all(v.passed for v in check_criteria(task.criteria, oracle, task_answer(task))):
         return "oracle_fails"
     # Gate 2: doing nothing fails.
-    if all(v.passed for v in check_criteria(task.criteria, Episode(world), "")):
+    if prefix_passed[0]:
         return "trivial"
     # Gate 3: every proper prefix fails.
-    for k in range(1, n):
-        prefix, _ = _run(world, task, k)
-        if all(v.passed for v in check_criteria(task.criteria, prefix, "")):
-            return "prefix_passes"
+    if any(prefix_passed[1:]):
+        return "prefix_passes"
     # Every step matters: it writes, or a later step or the answer uses what it found.
     used = {p.get("step") for s in task.solution for p in s.provenance.values() if p["kind"] == "step"}
     for j, step in enumerate(task.solution):
         if not world.catalog.tools[step.tool].writes and j not in used and j != n - 1:
             return "unused_step"
     # Gate 4: re-executing on a fresh episode gives the same state hash.
-    again, _ = _run(world, task, n)
-    if again.state_hash() != oracle.state_hash():
+    if reference_hash is None:
+        reference_hash = _run(world, task, n)[0].state_hash()
+    if reference_hash != oracle.state_hash():
         return "nondeterministic"
     # Gate 5: every entity named is identified uniquely: values taken from a list come from a one-item list.
     for step in task.solution:

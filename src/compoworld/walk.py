@@ -337,18 +337,28 @@ class _Walker:
         need_services = len(services) < self.config.min_services
         need_write = not any(self._tool(s.tool).writes for s in self.steps)
 
-        def weight(n: str) -> float:
-            tool = self._tool(n)
-            w = 1.0
-            if need_services and tool.service not in services:
-                w *= 4.0
-            if tool.writes and (need_write or remaining <= 2):
-                w *= 3.0
-            if tool.kind in ("delete",):
-                w *= 0.3
-            return w
+        want_write = need_write or remaining <= 2
+        traits = self._traits()
+        rand = self.rng.random
 
-        return sorted(names, key=lambda n: -weight(n) * self.rng.random())
+        def key(n: str) -> float:
+            service, writes, delete = traits[n]
+            w = 4.0 if need_services and service not in services else 1.0
+            if writes and want_write:
+                w *= 3.0
+            if delete:
+                w *= 0.3
+            return -w * rand()
+
+        return sorted(names, key=key)
+
+    def _traits(self) -> dict[str, tuple[str, bool, bool]]:
+        """(service, writes, is a delete) per tool, computed once per graph."""
+        traits: dict[str, tuple[str, bool, bool]] | None = self.graph.cache.get("traits")
+        if traits is None:
+            traits = {n: (t.service, t.writes, t.kind == "delete") for n, t in self.tools.items()}
+            self.graph.cache["traits"] = traits
+        return traits
 
     def step(self) -> bool:
         first = not self.steps
