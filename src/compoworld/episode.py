@@ -102,18 +102,17 @@ class Episode:
         seed: Episode seed; mixes into the randomness tools draw.
         world_model: Answers open-world calls (default: the synthetic, offline model).
 
-    Attributes:
-        recording: Every open-world answer this episode returned since its last
-            reset; replay it with :class:`~compoworld.worldmodel.ReplayWorldModel`.
+    The open-world answers it returned are in :attr:`recording`; replay them with
+    :class:`~compoworld.worldmodel.ReplayWorldModel`.
     """
 
-    __slots__ = ("_counters", "_journal", "_overlay", "_owned", "recording", "seed", "tick", "world", "world_model")
+    __slots__ = ("_counters", "_journal", "_overlay", "_owned", "_recording", "seed", "tick", "world", "world_model")
 
     def __init__(self, world: World, *, seed: int = 0, world_model: WorldModel | None = None) -> None:
         self.world = world
         self.seed = seed
         self.world_model: WorldModel = world_model or DEFAULT_WORLD_MODEL
-        self.recording = Recording()
+        self._recording: Recording | None = None
         self._overlay: dict[str, dict[str, Record | None]] = {}
         self._owned: set[str] = set()
         self._counters: dict[str, int] = {}
@@ -124,11 +123,19 @@ class Episode:
 
     def reset(self) -> None:
         """Drop every write and the open-world recording: back to the world's initial state."""
-        self.recording = Recording()
+        self._recording = None
         self._overlay = {}
         self._owned = set()
         self._counters = {}
         self.tick = 0
+
+    @property
+    def recording(self) -> Recording:
+        """Every open-world answer this episode returned since its last reset."""
+        if self._recording is None:
+            # Made on first use: most episodes make no open-world call, and reset stays O(1).
+            self._recording = Recording()
+        return self._recording
 
     def snapshot(self) -> Snapshot:
         """Return a token of the current state (cost independent of world size)."""
