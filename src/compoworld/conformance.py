@@ -24,7 +24,7 @@ import jsonschema
 
 from compoworld.context import Ctx
 from compoworld.episode import Episode
-from compoworld.tools import Tool
+from compoworld.tools import Tool, resolve_ref
 from compoworld.types import SEMANTIC_KEY
 from compoworld.world import World
 
@@ -79,21 +79,13 @@ class ValuePool:
         return pool
 
 
-def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        target: dict[str, Any] = root.get("$defs", {})[ref.split("/")[-1]]
-        return target
-    return schema
-
-
 def _non_null(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    schema = _resolve(schema, root)
+    schema = resolve_ref(schema, root)
     for key in ("anyOf", "oneOf"):
         if key in schema:
             options = [s for s in schema[key] if s.get("type") != "null"]
             if options:
-                merged = dict(_resolve(options[0], root))
+                merged = dict(resolve_ref(options[0], root))
                 for k in ("description", SEMANTIC_KEY):
                     if k in schema and k not in merged:
                         merged[k] = schema[k]

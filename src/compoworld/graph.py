@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from compoworld.tools import resolve_ref
 from compoworld.types import SEMANTIC_KEY
 
 if TYPE_CHECKING:
@@ -42,20 +43,10 @@ class Port:
     required: bool = True
 
 
-def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        target = root.get("$defs", {}).get(ref.rsplit("/", 1)[-1], {})
-        merged = dict(target)
-        merged.update({k: v for k, v in schema.items() if k != "$ref"})
-        return merged
-    return schema
-
-
 def _walk(schema: dict[str, Any], root: dict[str, Any], path: str, required: bool, out: list[Port], depth: int) -> None:
     if depth > MAX_DEPTH:
         return
-    s = _resolve(schema, root)
+    s = resolve_ref(schema, root)
     options = s.get("anyOf") or s.get("oneOf")
     if options:
         sem_outer = s.get(SEMANTIC_KEY)
@@ -63,7 +54,7 @@ def _walk(schema: dict[str, Any], root: dict[str, Any], path: str, required: boo
             if opt.get("type") == "null":
                 continue
             opt = dict(opt)
-            if sem_outer and SEMANTIC_KEY not in _resolve(opt, root):
+            if sem_outer and SEMANTIC_KEY not in resolve_ref(opt, root):
                 opt[SEMANTIC_KEY] = sem_outer
             _walk(opt, root, path, False, out, depth + 1)
         return

@@ -31,7 +31,7 @@ from compoworld.criteria import (
 from compoworld.episode import Episode, StateDiff
 from compoworld.graph import ToolGraph
 from compoworld.records import generated_fields
-from compoworld.walk import NAMEABLE, WEAK, Walk, WalkConfig, draw_walk, produced_values
+from compoworld.walk import NAMEABLE, WEAK, Walk, WalkConfig, draw_walk, is_singleton, produced_values
 from compoworld.world import World, canonical_json
 from compoworld.worldmodel import Recording, ReplayWorldModel
 
@@ -590,7 +590,7 @@ def validate_task(world: World, task: Task, *, reference_hash: str | None = None
     # Gate 5: every entity named is identified uniquely: values taken from a list come from a one-item list.
     for step in task.solution:
         for prov in step.provenance.values():
-            if prov["kind"] == "step" and "[" in str(prov.get("field", "")) and not _singleton(results[prov["step"]]):
+            if prov["kind"] == "step" and "[" in str(prov.get("field", "")) and not is_singleton(results[prov["step"]]):
                 return "ambiguous"
     # Gate 6: the instruction holds no value the agent must discover.
     stated = {json.dumps(v) for s in task.solution for k, v in s.arguments.items() if s.provenance[k]["kind"] != "step"}
@@ -640,11 +640,3 @@ def _is_new_id(value: Any, added_ids: set[str]) -> bool:
     if isinstance(value, dict):
         return any(_is_new_id(v, added_ids) for v in value.values())
     return False
-
-
-def _singleton(value: Any) -> bool:
-    if isinstance(value, dict):
-        return all(_singleton(v) for v in value.values())
-    if isinstance(value, list):
-        return len(value) <= 1 and all(_singleton(v) for v in value)
-    return True

@@ -33,6 +33,7 @@ __all__ = [
     "ToolAnnotations",
     "ToolKind",
     "build_tool",
+    "resolve_ref",
     "semantic_type_of",
     "tool_from_def",
 ]
@@ -157,6 +158,24 @@ class Tool:
                 "parameters": self.parameters_schema,
             },
         }
+
+
+def resolve_ref(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """Follow a local ``#/$defs/...`` reference, keeping the referring schema's own keys.
+
+    Args:
+        schema: A (sub)schema, possibly ``{"$ref": ..., "description": ...}``.
+        root: The schema holding ``$defs``.
+
+    Returns:
+        The referenced schema merged with the referrer's other keys, or ``schema`` itself.
+    """
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        merged = dict(root.get("$defs", {}).get(ref.rsplit("/", 1)[-1], {}))
+        merged.update({k: v for k, v in schema.items() if k != "$ref"})
+        return merged
+    return schema
 
 
 def semantic_type_of(annotation: Any, metadata: list[Any] | tuple[Any, ...] = ()) -> SemanticType | None:

@@ -175,12 +175,12 @@ def _pattern(path: str) -> str:
     return _INDEX.sub("[]", path)
 
 
-def _singletons(value: Any) -> bool:
+def is_singleton(value: Any) -> bool:
     """Whether every list in ``value`` has at most one element (so each item is identified)."""
     if isinstance(value, dict):
-        return all(_singletons(v) for v in value.values())
+        return all(is_singleton(v) for v in value.values())
     if isinstance(value, list):
-        return len(value) <= 1 and all(_singletons(v) for v in value)
+        return len(value) <= 1 and all(is_singleton(v) for v in value)
     return True
 
 
@@ -191,7 +191,7 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
     fifth contact of an unfiltered listing" is nothing a person can point at.
     """
     by_pattern = {p.path: p.semantic for p in ports}
-    single = _singletons(result)
+    single = is_singleton(result)
     out = []
     for path, value in flatten(result, lists=single):
         sem = by_pattern.get(_pattern(path) if single else path)
