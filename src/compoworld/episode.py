@@ -343,7 +343,3 @@ class Episode:
     def call(self, tool: str, arguments: Any = None) -> CallResult:
         """Run a tool on this episode (see :func:`compoworld.runtime.call`)."""
         return call(self, tool, arguments)
-
-    def written_tables(self) -> list[str]:
-        """Tables this episode has written to."""
-        return sorted(t for t, ov in self._overlay.items() if ov)

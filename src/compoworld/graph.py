@@ -149,10 +149,6 @@ class ToolGraph:
         graph.build_s = time.perf_counter() - start
         return graph
 
-    def successors(self, tool: str) -> list[str]:
-        """Tools that can consume what ``tool`` produces."""
-        return sorted(b for (a, b) in self.edges if a == tool)
-
     def _largest_component(self) -> int:
         parent = {t: t for t in self.tools}
 

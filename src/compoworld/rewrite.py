@@ -9,9 +9,9 @@ names nothing the agent must discover). Otherwise the template stays.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
+from compoworld.llm import openai_client
 from compoworld.synthesis import Task, validate_task
 from compoworld.world import World
 
@@ -51,13 +51,8 @@ class InstructionRewriter:
     def __init__(
         self, base_url: str, model: str, *, api_key: str | None = None, timeout_s: float = 30.0, max_attempts: int = 2
     ) -> None:
-        try:
-            import openai
-        except ImportError as exc:
-            raise RuntimeError("instruction rewriting needs the openai package: pip install 'compoworld[llm]'") from exc
-        key = api_key or os.environ.get("COMPOWORLD_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or "none"
-        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=0)
-        self._errors: tuple[type[Exception], ...] = (openai.OpenAIError,)
+        self._client, base_error = openai_client(base_url, api_key, timeout_s, "instruction rewriting")
+        self._errors: tuple[type[Exception], ...] = (base_error,)
         self.model = model
         self.max_attempts = max(1, max_attempts)
         self.accepted = 0

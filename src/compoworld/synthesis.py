@@ -155,7 +155,7 @@ class Synthesizer:
         model = self.world.tables[table].spec.model
         return {name for name, _ in generated_fields(model)} | {"id"}
 
-    def derive(self, walk: Walk) -> tuple[list[Any], Episode, list[StateDiff]] | None:
+    def derive(self, walk: Walk) -> tuple[list[Any], Episode] | None:
         """Re-execute a walk on a fresh episode and derive its criteria (None if it does not replay)."""
         ep = Episode(self.world)
         diffs: list[StateDiff] = []
@@ -340,7 +340,7 @@ class Synthesizer:
                 id=new_id(), description="nothing else was created, changed or deleted", added=added, touched=touched
             )
         )
-        return criteria, ep, diffs
+        return criteria, ep
 
     @staticmethod
     def _find_value(diff: StateDiff, value: Any) -> tuple[str, str] | None:
@@ -421,7 +421,7 @@ class Synthesizer:
         derived = self.derive(walk)
         if derived is None:
             return TaskBuild(None, "unverifiable")
-        criteria, oracle, _ = derived
+        criteria, oracle = derived
         if not any(isinstance(c, TransitionCriterion) for c in criteria):
             return TaskBuild(None, "no_transition")
         instruction, given = self.instruction(walk, rng)

@@ -11,7 +11,6 @@ import datetime as dt
 import hashlib
 import json
 import random
-from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -217,10 +216,3 @@ class World:
     def record_count(self) -> int:
         """Number of records in all tables."""
         return sum(len(t.records) for t in self.tables.values())
-
-    def iter_all(self) -> Iterator[tuple[str, Record]]:
-        """Every ``(table, record)`` in table and id order."""
-        for name in sorted(self.tables):
-            table = self.tables[name]
-            for rid in table.sorted_ids:
-                yield name, table.records[rid]

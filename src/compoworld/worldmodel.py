@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from compoworld.context import Ctx
 from compoworld.errors import ToolFailure
+from compoworld.llm import openai_client
 from compoworld.world import canonical_json
 
 if TYPE_CHECKING:
@@ -236,17 +237,13 @@ class LLMWorldModel(WorldModel):
         max_attempts: int = 3,
         timeout_s: float = 30.0,
     ) -> None:
-        try:
-            import openai
-        except ImportError as exc:  # the llm backend is an extra
-            raise RuntimeError("the llm world model needs the openai package: pip install 'compoworld[llm]'") from exc
         self.base_url = base_url
         self.model = model
         self.max_attempts = max(1, max_attempts)
-        key = api_key or os.environ.get("COMPOWORLD_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or "none"
-        # Retries are ours (they also cover invalid answers), so the client makes none.
-        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=0)
-        self._errors: tuple[type[Exception], ...] = (openai.OpenAIError,)
+        self._client, base_error = openai_client(base_url, api_key, timeout_s, "the llm world model")
+        import openai
+
+        self._errors: tuple[type[Exception], ...] = (base_error,)
         self._connection_errors: tuple[type[Exception], ...] = (openai.APIConnectionError,)
         default_dir = Path(os.environ.get("COMPOWORLD_CACHE_DIR", Path.home() / ".cache" / "compoworld"))
         self.cache_path = Path(cache_path) if cache_path else default_dir / "worldmodel.sqlite"

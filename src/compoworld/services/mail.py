@@ -298,6 +298,42 @@ def _deliver(ctx: Ctx, sent: Message) -> None:
         )
 
 
+def _compose(
+    ctx: Ctx,
+    box: Mailbox,
+    thread_id: str,
+    state: Literal["sent", "draft"],
+    *,
+    to: Sequence[str],
+    cc: Sequence[str],
+    bcc: Sequence[str],
+    subject: str,
+    body: str,
+    attachments: Sequence[Attachment],
+    in_reply_to: str | None,
+    sent_at: dt.datetime | None,
+) -> Message:
+    """The author's own copy of a new message: sent (labelled SENT) or a draft (labelled DRAFT)."""
+    return ctx.create(
+        Message,
+        mailbox_id=box.id,
+        thread_id=thread_id,
+        state=state,
+        rfc822_id=_new_rfc822_id(ctx, box.email),
+        in_reply_to=in_reply_to,
+        from_email=box.email,
+        from_name=box.display_name,
+        to=_unique(to),
+        cc=_unique(cc),
+        bcc=_unique(bcc),
+        subject=subject,
+        body=body,
+        attachments=tuple(attachments),
+        label_ids=(_system_label(ctx, box.id, "SENT" if state == "sent" else "DRAFT"),),
+        sent_at=sent_at,
+    )
+
+
 def _send(
     ctx: Ctx,
     box: Mailbox,
@@ -316,22 +352,18 @@ def _send(
         thread_id = ctx.create(Thread, mailbox_id=box.id, subject=subject, last_message_at=now).id
     else:
         _touch_thread(ctx, thread_id, now)
-    msg = ctx.create(
-        Message,
-        mailbox_id=box.id,
-        thread_id=thread_id,
-        state="sent",
-        rfc822_id=_new_rfc822_id(ctx, box.email),
-        in_reply_to=in_reply_to,
-        from_email=box.email,
-        from_name=box.display_name,
-        to=_unique(to),
-        cc=_unique(cc),
-        bcc=_unique(bcc),
+    msg = _compose(
+        ctx,
+        box,
+        thread_id,
+        "sent",
+        to=to,
+        cc=cc,
+        bcc=bcc,
         subject=subject,
         body=body,
-        attachments=tuple(attachments),
-        label_ids=(_system_label(ctx, box.id, "SENT"),),
+        attachments=attachments,
+        in_reply_to=in_reply_to,
         sent_at=now,
     )
     _deliver(ctx, msg)
@@ -719,22 +751,19 @@ def create_draft(
         _touch_thread(ctx, thread_id, ctx.now())
     else:
         thread_id = ctx.create(Thread, mailbox_id=box.id, subject=subject, last_message_at=ctx.now()).id
-    return ctx.create(
-        Message,
-        mailbox_id=box.id,
-        thread_id=thread_id,
-        state="draft",
-        rfc822_id=_new_rfc822_id(ctx, box.email),
-        in_reply_to=in_reply_to,
-        from_email=box.email,
-        from_name=box.display_name,
-        to=_unique(to),
-        cc=_unique(cc),
-        bcc=_unique(bcc),
+    return _compose(
+        ctx,
+        box,
+        thread_id,
+        "draft",
+        to=to,
+        cc=cc,
+        bcc=bcc,
         subject=subject,
         body=body,
-        attachments=tuple(attachments),
-        label_ids=(_system_label(ctx, box.id, "DRAFT"),),
+        attachments=attachments,
+        in_reply_to=in_reply_to,
+        sent_at=None,
     )
 
 
