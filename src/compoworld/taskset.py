@@ -9,7 +9,6 @@ nothing, and the result is byte-identical to an uninterrupted run.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -19,11 +18,12 @@ from typing import Any
 
 from compoworld.catalog import Catalog
 from compoworld.graph import ToolGraph
+from compoworld.jsonl import append_line, recover, write_json_atomic
 from compoworld.rewrite import InstructionRewriter
 from compoworld.synthesis import SynthConfig, Synthesizer, Task, solution_signature, validate_task
 from compoworld.world import World
 
-__all__ = ["VerifyFailure", "read_tasks", "render_markdown", "synthesize", "verify_file"]
+__all__ = ["VerifyFailure", "read_tasks", "render_markdown", "synthesize", "task_set_services", "verify_file"]
 
 MAX_INDEX_FACTOR = 5
 
@@ -46,35 +46,13 @@ def read_tasks(path: str | Path) -> list[Task]:
     return tasks
 
 
-def _recover(path: Path) -> list[Task]:
-    """Keep the complete, valid lines of a task file; cut a half-written tail."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    good_end = 0
-    tasks: list[Task] = []
-    pos = 0
-    while pos < len(data):
-        nl = data.find(b"\n", pos)
-        if nl < 0:
-            break  # no newline: the line was being written when the run stopped
-        line = data[pos:nl]
-        try:
-            tasks.append(Task.model_validate_json(line))
-        except ValueError:
-            break
-        pos = nl + 1
-        good_end = pos
-    if good_end != len(data):
-        with path.open("r+b") as fh:
-            fh.truncate(good_end)
-    return tasks
-
-
-def _write_json(path: Path, doc: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True))
-    tmp.replace(path)
+def task_set_services(tasks_path: str | Path) -> list[str] | None:
+    """The services a task set was synthesized over, from the ``stats.json`` beside it (None: all)."""
+    stats = Path(tasks_path).parent / "stats.json"
+    if not stats.exists():
+        return None
+    services = json.loads(stats.read_text()).get("services")
+    return list(services) if services else None
 
 
 def synthesize(
@@ -111,7 +89,7 @@ def synthesize(
     config = config or SynthConfig()
     world = World.build(Catalog.load(services), seed=world_seed)
     synth = Synthesizer(world, ToolGraph.build(world.catalog), config)
-    existing = _recover(tasks_path)
+    existing = recover(tasks_path, Task.model_validate_json)
     state: dict[str, Any] = json.loads(state_path.read_text()) if state_path.exists() else {}
     if existing and existing[0].world_version != world.version:
         raise ValueError(
@@ -133,13 +111,11 @@ def synthesize(
             if task is not None and rewriter is not None:
                 task = rewriter.rewrite(world, task)
             if task is not None:
-                fh.write(task.model_dump_json() + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
+                append_line(fh, task.model_dump_json())
                 kept += 1
                 made_now += 1
             index += 1
-            _write_json(state_path, {"next_index": index, "rejected": dict(rejected)})
+            write_json_atomic(state_path, {"next_index": index, "rejected": dict(rejected)})
             if progress is not None:
                 progress(kept, count)
     elapsed = time.perf_counter() - started
@@ -150,6 +126,7 @@ def synthesize(
         "seed": seed,
         "world_seed": world_seed,
         "world_version": world.version,
+        "services": sorted(world.catalog.services) if services else None,
         "rejected": dict(sorted(rejected.items())),
         "length_histogram": dict(sorted(Counter(str(t.metadata["length"]) for t in tasks).items())),
         "services_histogram": dict(sorted(Counter(str(len(t.metadata["services"])) for t in tasks).items())),
@@ -158,7 +135,7 @@ def synthesize(
         if tasks
         else 0.0,
     }
-    _write_json(out_dir / "stats.json", stats)
+    write_json_atomic(out_dir / "stats.json", stats)
     stats["tasks_per_s_this_run"] = round(made_now / elapsed, 2) if elapsed > 0 and made_now else 0.0
     return stats
 

@@ -16,10 +16,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-__all__ = ["Reply", "ScriptedChatServer"]
+__all__ = ["Message", "Reply", "ScriptedChatServer"]
 
-Reply = str | Callable[[dict[str, Any]], str] | int
-"""A scripted reply: the assistant's content, a function of the request giving it, or an HTTP error status."""
+Message = dict[str, Any]
+Reply = str | Message | Callable[[dict[str, Any]], "str | Message"] | int
+"""A scripted reply: the assistant's content, a whole assistant message (``content`` and
+``tool_calls``), a function of the request giving either, or an HTTP error status."""
 
 
 class ScriptedChatServer:
@@ -28,14 +30,23 @@ class ScriptedChatServer:
     Args:
         replies: Replies in order; each request consumes one.
         model: The model name reported back.
+        responder: Answers every request once the script is used up (a policy
+            behind an endpoint, e.g. an oracle that reads the conversation).
 
     Example:
         with ScriptedChatServer(['{"ok": true}']) as server:
             client = openai.OpenAI(base_url=server.url, api_key="x")
     """
 
-    def __init__(self, replies: Iterable[Reply] = (), *, model: str = "scripted") -> None:
+    def __init__(
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        model: str = "scripted",
+        responder: Callable[[dict[str, Any]], str | Message] | None = None,
+    ) -> None:
         self._replies: list[Reply] = list(replies)
+        self._responder = responder
         self._lock = threading.Lock()
         self.model = model
         self.requests: list[dict[str, Any]] = []
@@ -58,7 +69,9 @@ class ScriptedChatServer:
     def _next(self, request: dict[str, Any]) -> Reply | None:
         with self._lock:
             self.requests.append(request)
-            return self._replies.pop(0) if self._replies else None
+            if self._replies:
+                return self._replies.pop(0)
+            return self._responder
 
     def assert_script_used(self) -> None:
         """Fail if scripted replies were never requested."""
@@ -99,7 +112,14 @@ class ScriptedChatServer:
                 if isinstance(reply, int):
                     self._send(reply, {"error": {"message": f"scripted status {reply}"}})
                     return
-                content = reply(request) if callable(reply) else reply
+                try:
+                    answer = reply(request) if callable(reply) else reply
+                except Exception as exc:  # a broken responder is a server error, as a real endpoint's would be
+                    self._send(500, {"error": {"message": f"responder failed: {type(exc).__name__}: {exc}"}})
+                    return
+                message = dict(answer) if isinstance(answer, dict) else {"content": answer}
+                message["role"] = "assistant"
+                message.setdefault("content", None)  # type: ignore[arg-type]  # OpenAI sends null content with tool calls
                 n = len(owner.requests)
                 self._send(
                     200,
@@ -111,8 +131,8 @@ class ScriptedChatServer:
                         "choices": [
                             {
                                 "index": 0,
-                                "message": {"role": "assistant", "content": content},
-                                "finish_reason": "stop",
+                                "message": message,
+                                "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
                             }
                         ],
                         "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},

@@ -168,24 +168,29 @@ class Recording(BaseModel):
 
 
 class ReplayWorldModel(WorldModel):
-    """Answers only from a recording.
+    """Answers from a recording, and optionally from another world model for calls it lacks.
 
     Args:
         recording: The recording to answer from.
+        fallback: Answers calls the recording lacks (an agent's calls with other
+            arguments than the oracle's); without one such calls are errors.
     """
 
     name = "replay"
 
-    def __init__(self, recording: Recording) -> None:
+    def __init__(self, recording: Recording, fallback: WorldModel | None = None) -> None:
         self.recording = recording
+        self.fallback = fallback
 
     def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
-        """Return the recorded answer.
+        """Return the recorded answer, or the fallback's.
 
         Raises:
-            Unrecorded: if the recording has no answer for this exact call.
+            Unrecorded: if the recording has no answer for this exact call and there is no fallback.
         """
         found = self.recording.answers.get(call.key)
+        if found is None and self.fallback is not None:
+            return self.fallback.answer(episode, call)
         if found is None:
             raise Unrecorded(
                 f"the recording has no answer for {call.tool.name} with these arguments",
