@@ -136,7 +136,18 @@ def _strip(value: str) -> str:
     return stripped
 
 
-_NonBlank = AfterValidator(_strip)
+class _NonBlankValidator(AfterValidator):
+    """Strips a string and refuses a blank one; its JSON Schema says so (a non-space ``pattern``)."""
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: cs.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler(core_schema)
+        schema.setdefault("pattern", r"\S")
+        return schema
+
+
+_NonBlank = _NonBlankValidator(_strip)
 
 Email = Annotated[
     str,

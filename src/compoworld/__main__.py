@@ -1,0 +1,5 @@
+"""``python -m compoworld``: the command line."""
+
+from compoworld.cli import main
+
+main()

@@ -1,0 +1,185 @@
+"""The MCP server, driven by the official SDK's own client over stdio and over streamable HTTP."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+import pytest
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+
+from compoworld import Catalog
+from compoworld.serve.bench import ServerProcess
+from compoworld.serve.sessions import INSTRUCTION_TOOL, SUBMIT_TOOL
+from compoworld.synthesis import Task, task_answer
+from tests.serve_support import SERVICES, make_task_set
+
+pytestmark = pytest.mark.slow  # every test starts a server process
+
+LEAD = {"first_name": "Ada", "last_name": "Byron", "company": "Engines Ltd", "email": "ada@engines.example.com"}
+
+
+@pytest.fixture(scope="module")
+def task_set(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Task]]:
+    return make_task_set(tmp_path_factory.mktemp("tasks"))
+
+
+def _stdio(*args: str) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "compoworld", "serve", "mcp", *args])
+
+
+def _run(main: Callable[[], Awaitable[None]]) -> None:
+    async def bounded() -> None:
+        with anyio.fail_after(120):
+            await main()
+
+    anyio.run(bounded)
+
+
+async def _all_tools(client: Client) -> tuple[list[Any], int]:
+    """Every listed tool, following the cursor, and the number of pages."""
+    tools: list[Any] = []
+    cursor: str | None = None
+    pages = 0
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        pages += 1
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools, pages
+
+
+async def _solve(client: Client, task: Task) -> None:
+    for step in task.solution:
+        result = await client.call_tool(step.tool, step.arguments)
+        assert not result.is_error, result.structured_content
+
+
+def test_over_stdio_tools_page_calls_succeed_and_bad_calls_are_tool_errors() -> None:
+    crm = [t.name for t in Catalog.load(["crm"]).tools_of("crm")]
+
+    async def main() -> None:
+        async with Client(_stdio("--services", "crm", "--page-size", "10")) as client:
+            tools, pages = await _all_tools(client)
+            assert [t.name for t in tools] == crm
+            assert pages == -(-len(crm) // 10)
+            create = next(t for t in tools if t.name == "crm__create_lead")
+            assert create.input_schema["type"] == "object" and "email" in create.input_schema["required"]
+            assert create.output_schema is not None and create.output_schema["type"] == "object"
+            assert create.annotations is not None and create.annotations.read_only_hint is False
+            ok = await client.call_tool("crm__create_lead", LEAD)
+            assert not ok.is_error
+            assert ok.structured_content is not None and ok.structured_content["email"] == LEAD["email"]
+            bad = await client.call_tool("crm__create_lead", {"first_name": "Ada"})
+            assert bad.is_error
+            assert bad.structured_content == {"error": bad.structured_content["error"]}
+            assert bad.structured_content["error"]["type"] == "invalid_arguments"
+            assert "required" in bad.structured_content["error"]["hint"]
+            unknown = await client.call_tool("crm__create_leed", {})
+            assert unknown.is_error and unknown.structured_content["error"]["type"] == "unknown_tool"
+            assert "crm__create_lead" in unknown.structured_content["error"]["hint"]
+            missing = await client.call_tool("crm__get_lead", {"lead_id": "lead_999999"})
+            assert missing.is_error and missing.structured_content["error"]["type"] == "not_found"
+            # The write of the first call is still there: the failed calls changed nothing.
+            again = await client.call_tool("crm__get_lead", {"lead_id": ok.structured_content["id"]})
+            assert not again.is_error
+            with pytest.raises(MCPError):
+                await client.list_tools(cursor="not-a-cursor")
+
+    _run(main)
+
+
+def test_over_stdio_a_task_session_is_solved_submitted_and_scored(task_set: tuple[Path, list[Task]]) -> None:
+    path, tasks = task_set
+    task = tasks[0]
+
+    async def main() -> None:
+        args = ("--task", f"{path}:{task.id}", "--services", ",".join(SERVICES))
+        async with Client(_stdio(*args)) as client:
+            tools, _ = await _all_tools(client)
+            assert [t.name for t in tools] == [*task.tools, INSTRUCTION_TOOL, SUBMIT_TOOL]
+            instruction = await client.call_tool(INSTRUCTION_TOOL, {})
+            assert instruction.structured_content["instruction"] == task.instruction
+            await _solve(client, task)
+            verdict = await client.call_tool(SUBMIT_TOOL, {"answer": task_answer(task)})
+            assert not verdict.is_error
+            assert verdict.structured_content["passed"] is True and verdict.structured_content["score"] == 1.0
+            assert [c["id"] for c in verdict.structured_content["criteria"]] == [c.id for c in task.criteria]
+            late = await client.call_tool(task.solution[0].tool, task.solution[0].arguments)
+            assert late.is_error and late.structured_content["error"]["type"] == "task_submitted"
+
+    _run(main)
+
+
+@pytest.fixture(scope="module")
+def crm_server() -> Iterator[ServerProcess]:
+    with ServerProcess(["--services", "crm"], kind="mcp") as server:
+        yield server
+
+
+def test_over_http_two_sessions_never_see_each_others_writes(crm_server: ServerProcess) -> None:
+    async def main() -> None:
+        async with Client(crm_server.url) as a, Client(crm_server.url) as b:
+            assert len((await a.list_tools()).tools) == 31
+            lead = await a.call_tool("crm__create_lead", LEAD)
+            assert not lead.is_error
+            lead_id = lead.structured_content["id"]
+            hidden = await b.call_tool("crm__get_lead", {"lead_id": lead_id})
+            assert hidden.is_error and hidden.structured_content["error"]["type"] == "not_found"
+            seen = await a.call_tool("crm__get_lead", {"lead_id": lead_id})
+            assert not seen.is_error and seen.structured_content["email"] == LEAD["email"]
+            listed = await b.call_tool("crm__list_leads", {"email": LEAD["email"]})
+            assert listed.structured_content["items"] == []
+            bad = await b.call_tool("crm__create_lead", {"email": "not an e-mail"})
+            assert bad.is_error and bad.structured_content["error"]["type"] == "invalid_arguments"
+
+    _run(main)
+
+
+def test_over_http_a_stateless_request_can_list_but_not_call(crm_server: ServerProcess) -> None:
+    async def main() -> None:
+        async with Client(crm_server.url, mode="2026-07-28") as client:
+            assert len((await client.list_tools()).tools) == 31
+            refused = await client.call_tool("crm__list_leads", {})
+            assert refused.is_error and refused.structured_content["error"]["type"] == "no_session"
+
+    _run(main)
+
+
+def test_over_http_task_sessions_are_scored_apart(task_set: tuple[Path, list[Task]]) -> None:
+    path, tasks = task_set
+    task = tasks[1]
+    args = ["--task", f"{path}:{task.id}", "--services", ",".join(SERVICES)]
+
+    async def main(url: str) -> None:
+        async with Client(url) as solver, Client(url) as idler:
+            await _solve(solver, task)
+            idle = await idler.call_tool(SUBMIT_TOOL, {"answer": ""})
+            assert idle.structured_content["passed"] is False
+            solved = await solver.call_tool(SUBMIT_TOOL, {"answer": task_answer(task)})
+            assert solved.structured_content["passed"] is True
+            again = await idler.call_tool(SUBMIT_TOOL, {"answer": task_answer(task)})
+            assert again.structured_content == idle.structured_content  # the first submission is final
+
+    with ServerProcess(args, kind="mcp") as server:
+        _run(lambda: main(server.url))
+
+
+def test_over_http_the_token_is_required_when_set() -> None:
+    with ServerProcess(["--services", "crm"], kind="mcp", token="s3cret") as server:
+        refused = httpx.post(server.url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert refused.status_code == 401 and refused.json()["error"]["type"] == "unauthorized"
+
+        async def main() -> None:
+            http = httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret"})
+            async with http, Client(streamable_http_client(server.url, http_client=http)) as client:
+                assert len((await client.list_tools()).tools) == 31
+
+        _run(main)
