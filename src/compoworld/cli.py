@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from compoworld.catalog import Catalog
+from compoworld.cli_agents import register as register_agent_commands
 from compoworld.errors import CatalogError
 from compoworld.worldmodel import WorldModel
 
@@ -434,8 +435,8 @@ def bench_synth_cmd(
         console.print(out)
 
 
-@app.command("demo")
-def demo(seed: SeedOpt = 0) -> None:
+@app.command("tour")
+def tour(seed: SeedOpt = 0) -> None:
     """Load the whole catalog, print its summary and run one scripted multi-service episode."""
     from compoworld.demo import DemoError, run_demo
 
@@ -444,6 +445,133 @@ def demo(seed: SeedOpt = 0) -> None:
     except DemoError as exc:
         err.print(f"[red]demo failed:[/red] {exc}")
         raise typer.Exit(1) from exc
+
+
+serve_app = typer.Typer(
+    help="Serve the services over MCP or HTTP (needs the package's serve extra).",
+    no_args_is_help=True,
+)
+app.add_typer(serve_app, name="serve")
+ServeServicesOpt = Annotated[
+    list[str] | None, typer.Option("--services", help="Services to serve, comma-separated or repeated (default: all).")
+]
+TokenOpt = Annotated[
+    str | None,
+    typer.Option("--token", envvar="COMPOWORLD_TOKEN", help="Bearer token required of clients (needed off loopback)."),
+]
+MaxSessionsOpt = Annotated[int, typer.Option("--max-sessions", min=1, help="Live sessions at most.")]
+IdleOpt = Annotated[float, typer.Option("--idle-timeout", min=0.1, help="Seconds before an idle session is dropped.")]
+MaxBodyOpt = Annotated[int, typer.Option("--max-body-bytes", min=1024, help="Largest request body.")]
+
+
+def _serve(run: Any, **kwargs: Any) -> None:
+    from compoworld.serve.commands import StartError
+
+    try:
+        run(**kwargs)
+    except StartError as exc:
+        err.print(f"[red]cannot serve:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in {"mcp", "mcp_types", "fastapi", "starlette", "uvicorn"}:
+            raise
+        err.print(f"[red]serving needs the package's serve extra[/red] (mcp, fastapi, uvicorn): {exc}")
+        raise typer.Exit(2) from exc
+    except KeyboardInterrupt:
+        pass
+
+
+@serve_app.command("mcp")
+def serve_mcp(
+    services: ServeServicesOpt = None,
+    task: Annotated[
+        str | None, typer.Option("--task", help="Serve one task: FILE:ID (its tools plus a submit tool).")
+    ] = None,
+    http: Annotated[
+        str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio.")
+    ] = None,
+    seed: SeedOpt = 0,
+    token: TokenOpt = None,
+    max_sessions: MaxSessionsOpt = 256,
+    idle_timeout: IdleOpt = 900.0,
+    max_body_bytes: MaxBodyOpt = 1_000_000,
+    page_size: Annotated[int, typer.Option("--page-size", min=1, help="Tools per tools/list page.")] = 100,
+) -> None:
+    """Serve services (or one task) over MCP: stdio by default, one private episode per session."""
+    from compoworld.serve.commands import parse_services, run_mcp
+    from compoworld.serve.sessions import ServeLimits
+
+    limits = ServeLimits(max_sessions=max_sessions, idle_timeout_s=idle_timeout, max_body_bytes=max_body_bytes)
+    _serve(
+        run_mcp,
+        services=parse_services(services),
+        task=task,
+        seed=seed,
+        http=http,
+        token=token,
+        limits=limits,
+        page_size=page_size,
+    )
+
+
+@serve_app.command("http")
+def serve_http(
+    host: Annotated[str, typer.Option("--host", help="Address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")] = 8765,
+    services: ServeServicesOpt = None,
+    tasks: Annotated[
+        list[Path] | None, typer.Option("--tasks", help="A tasks.jsonl file whose tasks sessions may use (repeatable).")
+    ] = None,
+    seed: SeedOpt = 0,
+    token: TokenOpt = None,
+    max_sessions: MaxSessionsOpt = 256,
+    idle_timeout: IdleOpt = 900.0,
+    max_body_bytes: MaxBodyOpt = 1_000_000,
+) -> None:
+    """Serve the HTTP/OpenAPI API: sessions, tool calls, diffs, snapshots, task evaluation."""
+    from compoworld.serve.commands import parse_services, run_http
+    from compoworld.serve.sessions import ServeLimits
+
+    limits = ServeLimits(max_sessions=max_sessions, idle_timeout_s=idle_timeout, max_body_bytes=max_body_bytes)
+    _serve(
+        run_http,
+        host=host,
+        port=port,
+        services=parse_services(services),
+        task_files=tasks or [],
+        seed=seed,
+        token=token,
+        limits=limits,
+    )
+
+
+@bench_app.command("serve")
+def bench_serve_cmd(
+    clients: Annotated[int, typer.Option(help="Concurrent clients, one session each.")] = 32,
+    calls: Annotated[int, typer.Option(help="Tool calls per round.")] = 20_000,
+    rounds: Annotated[int, typer.Option(min=1, help="Load rounds; sessions expire after each.")] = 2,
+    idle_timeout: Annotated[float, typer.Option(help="The server's idle timeout; sessions are left to expire.")] = 2.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Load-test the HTTP server on loopback: calls/s, lost calls, isolation, peak and post-expiry memory."""
+    from compoworld.serve.bench import bench_serve
+
+    out = bench_serve(clients=clients, calls=calls, rounds=rounds, idle_timeout_s=idle_timeout)
+    if as_json:
+        _print_json(out)
+    else:
+        table = Table(title="HTTP server load test")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        for key, value in out.items():
+            if key != "per_round":
+                table.add_row(key, str(value))
+        console.print(table)
+    if out["lost"] or out["failed"] or not out["isolated"] or out["server_counted"] != out["calls"]:
+        raise typer.Exit(1)
+
+
+register_agent_commands(app)
 
 
 def main() -> None:

@@ -138,12 +138,18 @@ def export_sft_cmd(
     runs: Annotated[list[Path], typer.Option("--runs", help="Run directories (repeat the option for several).")],
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     parquet: Annotated[bool, typer.Option("--parquet/--no-parquet", help="Also write Parquet.")] = True,
+    tools: Annotated[
+        str, typer.Option("--tools", help="Tool schemas: full, compact or slim (for small contexts).")
+    ] = "full",
 ) -> None:
     """Write the trajectories that met every criterion as {"messages", "tools"} rows (JSONL, Parquet)."""
     from compoworld.export import export_sft
 
+    if tools not in ("full", "compact", "slim"):
+        err.print(f"[red]--tools must be full, compact or slim, not {tools!r}[/red]")
+        raise typer.Exit(2)
     try:
-        info = export_sft(runs, out, parquet=parquet)
+        info = export_sft(runs, out, parquet=parquet, tool_detail=tools)  # type: ignore[arg-type]  # checked above
     except (ValueError, FileNotFoundError, ImportError) as exc:
         err.print(f"[red]export failed:[/red] {exc}")
         raise typer.Exit(2) from exc
@@ -186,8 +192,31 @@ def report(
     console.print("report: " + ", ".join(str(p) for p in paths))
 
 
+def demo(
+    preset: Annotated[str, typer.Option("--preset", help="small (minutes) or paper (3,000 SFT / 1,000 RL).")] = "small",
+    out: Annotated[Path, typer.Option("--out", help="Output directory (resumed if it holds a run).")] = Path(
+        "out/demo"
+    ),
+    smollm2: Annotated[
+        bool | None, typer.Option("--smollm2/--no-smollm2", help="Roll out SmolLM2 too (default: when installed).")
+    ] = None,
+) -> None:
+    """The main job: synthesize tasks, roll out oracle, random (and SmolLM2), score, export SFT and RL sets, report."""
+    from compoworld.pipeline import PRESETS, run_main_job
+
+    if preset not in PRESETS:
+        err.print(f"[red]unknown preset {preset!r}[/red]; use one of {', '.join(PRESETS)}")
+        raise typer.Exit(2)
+    try:
+        run_main_job(out, PRESETS[preset], console=console, smollm2=smollm2)
+    except (RuntimeError, ValueError, FileNotFoundError, ImportError) as exc:
+        err.print(f"[red]demo failed:[/red] {exc}")
+        raise typer.Exit(1) from exc
+
+
 def register(app: typer.Typer) -> None:
     """Add the agent commands to the ``compoworld`` app."""
+    app.command("demo")(demo)
     app.command("rollout")(rollout)
     app.command("score")(score)
     app.command("report")(report)

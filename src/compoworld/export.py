@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from compoworld.catalog import Catalog
-from compoworld.chat import initial_messages, task_tools
+from compoworld.chat import ToolDetail, initial_messages, task_tools
 from compoworld.rollout import Trajectory, read_trajectories, run_services
 from compoworld.synthesis import Task
 from compoworld.taskset import read_tasks, task_set_services
@@ -37,13 +37,24 @@ def _tools_json(tools: list[dict[str, Any]]) -> str:
     return json.dumps(tools, ensure_ascii=False, sort_keys=True)
 
 
-def sft_rows(trajectories: Iterable[Trajectory], catalog: Catalog, *, dedupe: bool = True) -> list[dict[str, Any]]:
+MESSAGE_KEYS = ("role", "content", "tool_calls", "tool_call_id")
+
+
+def _uniform(message: dict[str, Any]) -> dict[str, Any]:
+    """A message with every key of the format, absent ones as null: JSONL and Parquet then read alike."""
+    return {k: message.get(k) for k in MESSAGE_KEYS}
+
+
+def sft_rows(
+    trajectories: Iterable[Trajectory], catalog: Catalog, *, dedupe: bool = True, tool_detail: ToolDetail = "full"
+) -> list[dict[str, Any]]:
     """SFT rows from the trajectories that met every criterion.
 
     Args:
         trajectories: Trajectories of one or more runs.
         catalog: The catalog of the tasks' world (for the tool schemas).
         dedupe: Keep one row per identical conversation (the oracle's rollouts of a task are identical).
+        tool_detail: How much of the tool schemas to keep (``slim`` for small contexts).
 
     Returns:
         ``{"messages": [...], "tools": "<JSON list of tool schemas>"}`` rows.
@@ -53,12 +64,12 @@ def sft_rows(trajectories: Iterable[Trajectory], catalog: Catalog, *, dedupe: bo
     for t in sorted(trajectories, key=lambda t: (t.task_index, t.task_id, t.rollout, t.policy)):
         if not t.success:
             continue
-        messages = [{k: v for k, v in m.items() if k != "name"} for m in t.messages]
+        messages = [_uniform(m) for m in t.messages]
         digest = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
         if dedupe and digest in seen:
             continue
         seen.add(digest)
-        rows.append({"messages": messages, "tools": _tools_json(task_tools(catalog, t.tools))})
+        rows.append({"messages": messages, "tools": _tools_json(task_tools(catalog, t.tools, detail=tool_detail))})
     return rows
 
 
@@ -132,7 +143,12 @@ def write_rows(rows: list[dict[str, Any]], out: Path, stem: str, *, parquet: boo
 
 
 def export_sft(
-    runs: Sequence[str | Path], out: str | Path, *, services: list[str] | None = None, parquet: bool = True
+    runs: Sequence[str | Path],
+    out: str | Path,
+    *,
+    services: list[str] | None = None,
+    parquet: bool = True,
+    tool_detail: ToolDetail = "full",
 ) -> dict[str, Any]:
     """Export the successful trajectories of runs as an SFT dataset.
 
@@ -141,6 +157,7 @@ def export_sft(
         out: Output directory (``sft.jsonl``, ``sft.parquet``).
         services: Services of the tasks' world (default: the first run's task set's).
         parquet: Also write Parquet.
+        tool_detail: How much of the tool schemas to keep (``slim`` for small contexts).
 
     Returns:
         ``rows``, ``trajectories``, ``successful`` and the written ``files``.
@@ -148,7 +165,7 @@ def export_sft(
     trajectories = [t for run in runs for t in read_trajectories(run)]
     if services is None and runs:
         services = run_services(runs[0])
-    rows = sft_rows(trajectories, Catalog.load(services))
+    rows = sft_rows(trajectories, Catalog.load(services), tool_detail=tool_detail)
     paths = write_rows(rows, Path(out), "sft", parquet=parquet)
     return {
         "rows": len(rows),

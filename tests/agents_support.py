@@ -1,0 +1,48 @@
+"""Helpers shared by the agent tests: a small synthesized task set and an oracle behind an endpoint."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from compoworld.policies import oracle_message
+from compoworld.synthesis import SynthConfig, Task
+from compoworld.taskset import read_tasks, synthesize
+
+__all__ = ["SERVICES", "jsonl", "make_tasks", "oracle_responder"]
+
+SERVICES = ["crm", "mail", "calendar", "invoicing", "payments", "helpdesk", "shop", "shipping", "weather", "maps"]
+"""The services of the agent tests' world: enough for cross-service tasks, quick to load."""
+
+
+def make_tasks(out: Path, count: int = 12, seed: int = 5, distractors: int = 8) -> Path:
+    """Synthesize ``count`` tasks over :data:`SERVICES` into ``out``; return the tasks file."""
+    stats = synthesize(out, count=count, seed=seed, services=SERVICES, config=SynthConfig(distractors=distractors))
+    assert stats["kept"] == count, stats
+    return out / "tasks.jsonl"
+
+
+def oracle_responder(tasks_path: Path, *, hermes: bool = False, delay_s: float = 0.0) -> Any:
+    """A chat-completions responder that plays the oracle: it finds the task by its instruction
+    and the turn by the assistant messages so far, and answers as the oracle would."""
+    by_instruction: dict[str, Task] = {t.instruction: t for t in read_tasks(tasks_path)}
+
+    def respond(request: dict[str, Any]) -> dict[str, Any]:
+        if delay_s:
+            time.sleep(delay_s)
+        messages = request["messages"]
+        user = next(m["content"] for m in messages if m["role"] == "user")
+        task = by_instruction[user]
+        turn = sum(1 for m in messages if m["role"] == "assistant")
+        message = oracle_message(task, turn, hermes=hermes)
+        message.pop("role")
+        return message
+
+    return respond
+
+
+def jsonl(path: Path) -> list[dict[str, Any]]:
+    """The records of a JSONL file."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

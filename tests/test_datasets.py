@@ -1,0 +1,97 @@
+"""SFT and RL exports, the report, and the score command's output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from compoworld.cli import app
+from compoworld.export import DATA_SOURCE, export_rl, export_sft
+from compoworld.policies import OraclePolicy, RandomPolicy
+from compoworld.report import write_report
+from compoworld.rollout import RolloutConfig, run_rollouts
+from compoworld.taskset import read_tasks
+from tests.agents_support import jsonl, make_tasks
+
+datasets = pytest.importorskip("datasets")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("runs")
+    tasks = make_tasks(root / "tasks", count=10, seed=9)
+    run_rollouts(tasks, OraclePolicy(), root / "runs" / "oracle", RolloutConfig(group_size=2))
+    run_rollouts(tasks, RandomPolicy(), root / "runs" / "random", RolloutConfig(group_size=4))
+    return root
+
+
+def test_sft_export_keeps_successful_conversations_and_datasets_loads_it(runs: Path, tmp_path: Path) -> None:
+    info = export_sft([runs / "runs" / "oracle", runs / "runs" / "random"], tmp_path)
+    # 20 oracle trajectories succeed; the two rollouts of a task are the same conversation, kept once.
+    assert info["successful"] == 20 and info["rows"] == 10
+    for kind in ("json", "parquet"):
+        path = tmp_path / ("sft.jsonl" if kind == "json" else "sft.parquet")
+        ds = datasets.load_dataset(kind, data_files=str(path), split="train")
+        assert ds.column_names == ["messages", "tools"] and len(ds) == 10
+        row = ds[0]
+        assert row["messages"][0]["role"] == "system" and row["messages"][1]["role"] == "user"
+        tools = json.loads(row["tools"])
+        called = {tc["function"]["name"] for m in row["messages"] if m["tool_calls"] for tc in m["tool_calls"]}
+        assert called <= {t["function"]["name"] for t in tools}
+        assert row["messages"][-1]["role"] == "assistant" and not row["messages"][-1]["tool_calls"]
+
+
+def test_exports_are_byte_identical_when_repeated(runs: Path, tmp_path: Path) -> None:
+    export_sft([runs / "runs" / "oracle"], tmp_path / "a")
+    export_sft([runs / "runs" / "oracle"], tmp_path / "b")
+    for name in ("sft.jsonl", "sft.parquet"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_rl_rows_for_trl_and_verl(runs: Path, tmp_path: Path) -> None:
+    tasks_file = runs / "tasks" / "tasks.jsonl"
+    tasks = read_tasks(tasks_file)
+    export_rl(tasks_file, tmp_path, "trl")
+    export_rl(tasks_file, tmp_path, "verl")
+    trl = datasets.load_dataset("parquet", data_files=str(tmp_path / "rl_trl.parquet"), split="train")
+    assert len(trl) == len(tasks)
+    assert trl[0]["prompt"][1] == {"role": "user", "content": tasks[0].instruction}
+    assert json.loads(trl[0]["task"])["id"] == trl[0]["task_id"] == tasks[0].id
+    verl = jsonl(tmp_path / "rl_verl.jsonl")
+    row = verl[0]
+    assert row["data_source"] == DATA_SOURCE and row["agent_name"] == "tool_agent"
+    assert row["reward_model"]["style"] == "rule"
+    assert json.loads(row["reward_model"]["ground_truth"])["criteria"]
+    assert set(row["extra_info"]["tools_kwargs"]) == set(tasks[0].tools)
+    assert datasets.load_dataset(
+        "parquet", data_files=str(tmp_path / "rl_verl.parquet"), split="train"
+    ).num_rows == len(tasks)
+    with pytest.raises(ValueError, match="trl or verl"):
+        export_rl(tasks_file, tmp_path, "other")  # type: ignore[arg-type]
+
+
+def test_score_command_prints_the_summary_of_a_grouped_run(runs: Path) -> None:
+    res = CliRunner().invoke(app, ["score", str(runs / "runs" / "random"), "--scheme", "completion_focused", "--json"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output)
+    assert summary["trajectories"] == 40 and summary["groups"] == 10 and summary["mean_group_size"] == 4
+    for key in ("completion_rate", "mean_reward", "zero_variance_group_share", "criterion_pass_rates"):
+        assert key in summary
+    missing = CliRunner().invoke(app, ["score", str(runs / "nowhere")])
+    assert missing.exit_code == 2 and "compoworld rollout" in missing.output
+
+
+def test_report_writes_markdown_html_and_plots(runs: Path, tmp_path: Path) -> None:
+    paths = write_report([runs / "runs"], tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    assert "| oracle | oracle | 20 | 10 | 100.0 % |" in md
+    assert "| random | random | 40 | 10 |" in md
+    html = (tmp_path / "report.html").read_text()
+    pngs = [p for p in paths if p.suffix == ".png"]
+    assert len(pngs) == 8
+    for p in pngs:
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 5000
+        assert p.name in md and p.name in html
