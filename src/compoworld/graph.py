@@ -103,7 +103,9 @@ class ToolGraph:
     Attributes:
         tools: Tool names in order.
         service_of: Each tool's service.
-        edges: ``(producer, consumer) -> links``.
+        edges: ``(producer, consumer) -> links``; materialised on first use (walks need
+            only ``consumers`` and the ports, and with thousands of tools sharing common
+            types there are millions of pairs).
         outputs: Each tool's output ports.
         inputs: Each tool's input ports.
         consumers: Tools taking each semantic type, sorted.
@@ -113,7 +115,7 @@ class ToolGraph:
 
     tools: list[str]
     service_of: dict[str, str]
-    edges: dict[tuple[str, str], list[Link]] = field(default_factory=dict)
+    _edges: dict[tuple[str, str], list[Link]] | None = None
     outputs: dict[str, list[Port]] = field(default_factory=dict)
     inputs: dict[str, list[Port]] = field(default_factory=dict)
     consumers: dict[str, list[str]] = field(default_factory=dict)
@@ -141,13 +143,25 @@ class ToolGraph:
             for port in graph.inputs[name]:
                 consumers[port.semantic].append((name, port))
         graph.consumers = {sem: sorted({name for name, _ in users}) for sem, users in consumers.items()}
-        for producer in tools:
-            for out in graph.outputs[producer]:
-                for consumer, port in consumers.get(out.semantic, ()):
-                    if consumer != producer:
-                        graph.edges.setdefault((producer, consumer), []).append(Link(out.path, port.path, out.semantic))
         graph.build_s = time.perf_counter() - start
         return graph
+
+    @property
+    def edges(self) -> dict[tuple[str, str], list[Link]]:
+        """Every edge with its field links, computed on first use."""
+        if self._edges is None:
+            by_type: dict[str, list[tuple[str, Port]]] = defaultdict(list)
+            for name in self.tools:
+                for port in self.inputs[name]:
+                    by_type[port.semantic].append((name, port))
+            edges: dict[tuple[str, str], list[Link]] = {}
+            for producer in self.tools:
+                for out in self.outputs[producer]:
+                    for consumer, port in by_type.get(out.semantic, ()):
+                        if consumer != producer:
+                            edges.setdefault((producer, consumer), []).append(Link(out.path, port.path, out.semantic))
+            self._edges = edges
+        return self._edges
 
     def _largest_component(self) -> int:
         parent = {t: t for t in self.tools}

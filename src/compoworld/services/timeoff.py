@@ -199,8 +199,8 @@ class AccrualRun(Record):
     """The month accrued, YYYY-MM; each month runs once."""
     employees: Quantity
     """Employees whose balances grew."""
-    days_added: Days
-    """Total days added."""
+    days_added: Annotated[float, Field(ge=0, multiple_of=0.5)]
+    """Total days added over every employee (no per-person cap: a large company accrues thousands)."""
     created_at: Annotated[DateTime, CREATED]
     """When it ran."""
 
