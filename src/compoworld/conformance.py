@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ from compoworld.world import World
 __all__ = ["ArgumentGenerator", "CheckResult", "ValuePool", "check_tool", "check_world", "find_valid_arguments"]
 
 MAX_ATTEMPTS = 48
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 UNKNOWN_ID = "zz_missing_000000"
 
 
@@ -173,8 +175,8 @@ class ArgumentGenerator:
 
     def _maybe_fresh(self, sem: str, value: Any) -> Any:
         """Half the time, turn a world value of a usually-unique kind into an unused one."""
-        if not self.fresh or not isinstance(value, str) or self.rng.random() < 0.5:
-            return value
+        if not self.fresh or not isinstance(value, str) or _ISO_DATE.match(value) or self.rng.random() < 0.5:
+            return value  # dates and times stay valid: a suffix would only waste an attempt
         n = self.rng.randint(100, 999)
         if sem == "email" and "@" in value:
             return f"x{n}.{value}"

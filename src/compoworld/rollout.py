@@ -21,7 +21,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +29,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from compoworld.catalog import Catalog
-from compoworld.chat import assistant_message, initial_messages, parse_tool_calls, task_tools, tool_message
+from compoworld.chat import (
+    ToolCallRequest,
+    assistant_message,
+    initial_messages,
+    parse_tool_calls,
+    task_tools,
+    tool_message,
+)
 from compoworld.criteria import check_criteria
 from compoworld.episode import Episode
 from compoworld.errors import ErrorType, ToolError
@@ -46,11 +53,15 @@ __all__ = [
     "RunResult",
     "Trajectory",
     "VerdictRecord",
+    "check_task_world",
+    "execute_request",
     "load_task_worlds",
     "read_trajectories",
     "run_episode",
     "run_rollouts",
     "run_services",
+    "task_episode",
+    "task_verdicts",
 ]
 
 TRAJECTORIES = "trajectories.jsonl"
@@ -143,10 +154,59 @@ def _refusal(etype: ErrorType, message: str, hint: str) -> dict[str, Any]:
     return {"ok": False, "error": ToolError(etype, message, None, hint).to_dict()}
 
 
-def _unavailable(name: str, allowed: list[str]) -> dict[str, Any]:
-    close = difflib.get_close_matches(name, allowed, n=3, cutoff=0.5)
+def _unavailable(name: str, allowed: Sequence[str]) -> dict[str, Any]:
+    close = difflib.get_close_matches(name, list(allowed), n=3, cutoff=0.5)
     hint = f"did you mean {', '.join(close)}?" if close else "call one of the tools you were given, by exact name"
     return _refusal("unknown_tool", f"no tool named {name[:100]!r} is available in this task", hint)
+
+
+def task_episode(world: World, task: Task) -> Episode:
+    """A fresh episode of a task.
+
+    Open-world calls are answered from the task's recording, and calls the
+    oracle never made from the deterministic synthetic world model.
+    """
+    return Episode(world, world_model=ReplayWorldModel(task.recording, fallback=SyntheticWorldModel()))
+
+
+def execute_request(episode: Episode, request: ToolCallRequest, allowed: Sequence[str]) -> dict[str, Any]:
+    """Run one tool call an agent asked for; never raises.
+
+    Args:
+        episode: The episode to run it on.
+        request: The call as parsed from the model's message.
+        allowed: The tools the agent was given: any other name is refused.
+
+    Returns:
+        ``{"ok": True, "result": ...}`` or ``{"ok": False, "error": {...}}`` (a
+        malformed block, a tool outside ``allowed``, or the tool's own error).
+    """
+    if request.problem is not None:
+        return _refusal("invalid_arguments", request.problem, 'write {"name": "<tool>", "arguments": {...}}')
+    if request.name not in allowed:
+        return _unavailable(request.name, allowed)
+    return episode.call(request.name, request.arguments).to_dict()
+
+
+def task_verdicts(task: Task, episode: Episode, answer: str) -> list[VerdictRecord]:
+    """Every criterion of a task checked on an episode's state and a final answer, with its prerequisites."""
+    return [
+        VerdictRecord(**v.model_dump(), depends_on=list(c.depends_on))
+        for v, c in zip(check_criteria(task.criteria, episode, answer), task.criteria, strict=True)
+    ]
+
+
+def check_task_world(world: World, task: Task) -> None:
+    """Check that a world is the one a task was made in.
+
+    Raises:
+        ValueError: when the world's version differs from the task's.
+    """
+    if world.version != task.world_version:
+        raise ValueError(
+            f"task {task.id} was made in world {task.world_version}, but the catalog now builds "
+            f"{world.version}: the services changed since; synthesize the tasks again"
+        )
 
 
 async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int, config: RolloutConfig) -> Trajectory:
@@ -170,7 +230,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
         PolicyUnavailable: when the policy cannot answer for reasons outside the agent.
     """
     started = time.perf_counter()
-    ep = Episode(world, world_model=ReplayWorldModel(task.recording, fallback=SyntheticWorldModel()))
+    ep = task_episode(world, task)
     tools = task_tools(world.catalog, task.tools, detail=policy.tool_detail)
     allowed = list(task.tools)
     messages = initial_messages(task)
@@ -207,14 +267,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
             break
         for req in requests:
             t1 = time.perf_counter()
-            if req.problem is not None:
-                outcome: Any = _refusal(
-                    "invalid_arguments", req.problem, 'write {"name": "<tool>", "arguments": {...}}'
-                )
-            elif req.name not in allowed:
-                outcome = _unavailable(req.name, allowed)
-            else:
-                outcome = ep.call(req.name, req.arguments).to_dict()
+            outcome = execute_request(ep, req, allowed)
             ms = (time.perf_counter() - t1) * 1000
             env_s += ms / 1000
             messages.append(tool_message(req, outcome))
@@ -230,10 +283,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
                     ms=round(ms, 3),
                 )
             )
-    verdicts = [
-        VerdictRecord(**v.model_dump(), depends_on=list(c.depends_on))
-        for v, c in zip(check_criteria(task.criteria, ep, answer or ""), task.criteria, strict=True)
-    ]
+    verdicts = task_verdicts(task, ep, answer or "")
     return Trajectory(
         task_id=task.id,
         task_index=task.index,
@@ -282,11 +332,7 @@ def load_task_worlds(
         world = worlds.get(task.world_seed)
         if world is None:
             world = worlds[task.world_seed] = World.build(catalog, seed=task.world_seed)
-        if world.version != task.world_version:
-            raise ValueError(
-                f"task {task.id} was made in world {task.world_version}, but the catalog now builds "
-                f"{world.version}: the services changed since; synthesize the tasks again"
-            )
+        check_task_world(world, task)
     return worlds
 
 

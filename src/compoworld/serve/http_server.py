@@ -40,7 +40,7 @@ from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
@@ -115,6 +115,14 @@ class CreateSession(BaseModel):
     )
     task_id: str | None = Field(default=None, min_length=1, max_length=200, description="A task loaded by the server.")
     seed: int = Field(default=0, ge=0, le=2**31 - 1, description="Episode seed.")
+
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _integral_seed(cls, value: object) -> object:
+        # JSON Schema counts 5.0 as an integer; strict mode would refuse it (booleans stay refused).
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
 
     @model_validator(mode="after")
     def _one_kind(self) -> CreateSession:

@@ -1,0 +1,542 @@
+"""verl adapter: ``compute_score``, a batch reward function, a tool class and its YAML config.
+
+Rows come from :func:`compoworld.export.rl_rows` with ``fmt="verl"``:
+``reward_model.ground_truth`` is the task as JSON and ``extra_info`` carries
+``task_id`` and, per tool, ``tools_kwargs[tool].create_kwargs = {"task_id": ...}``.
+
+* :func:`compute_score` is verl's ``custom_reward_function``: it reads the
+  model's whole response (Hermes ``<tool_call>`` blocks, the tool responses
+  the template rendered, the final answer), replays its calls on a fresh
+  episode of the task, checks the criteria with the final answer and returns
+  ``{"score": ..., "acc": ..., ...}`` with the same numeric keys for every
+  sample (verl stacks them into per-batch arrays).
+* :func:`compute_score_batch` has the signature of verl's ``batch`` reward
+  manager (``data_sources, solution_strs, ground_truths, extra_infos``) and
+  applies the reward scheme over the rows sharing a group index: GRPO's
+  group, which only a whole batch shows. The newer ``reward_loop`` managers
+  may call it with one sample at a time; the group is then of one.
+* :class:`CompoWorldTool` follows verl's ``BaseTool`` lifecycle (``create``,
+  ``execute``, ``calc_reward``, ``release``). verl's ``ToolAgentLoop`` creates
+  and releases an instance around every single call, so the episode lives on
+  the loop's ``agent_data`` (one per trajectory, shared by every tool of the
+  task); called without ``agent_data``, each instance holds its own episode.
+* :func:`verl_tool_config` and :func:`write_verl_tool_config` write the
+  ``tool_config_path`` YAML listing the task set's tools.
+
+verl needs GPUs and Ray in practice and is not a dependency: this module
+subclasses verl's ``BaseTool`` and returns its ``ToolResponse`` when verl
+imports, and otherwise local classes with the same contract, against which
+the tests run. What is not exercised without verl: its own YAML loader
+(``initialize_tools_from_config``), its schema models, and its agent loop.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import threading
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from uuid import uuid4
+
+from pydantic import BaseModel
+
+from compoworld.adapters.session import (
+    CRITERION_KINDS,
+    TaskSession,
+    load_task,
+    messages_from_text,
+    replay_messages,
+    score_batch,
+    task_services,
+    tool_text,
+    verdict_metrics,
+)
+from compoworld.catalog import Catalog
+from compoworld.chat import ToolCallRequest, compact_schema
+from compoworld.rewards import RewardConfig
+from compoworld.rollout import VerdictRecord
+from compoworld.synthesis import Task
+from compoworld.taskset import read_tasks, task_set_services
+from compoworld.tools import resolve_ref
+
+__all__ = [
+    "TOOL_CLASS",
+    "VERL_AVAILABLE",
+    "CompoWorldTool",
+    "LocalBaseTool",
+    "LocalToolResponse",
+    "compute_score",
+    "compute_score_batch",
+    "open_instances",
+    "verl_tool_config",
+    "verl_tool_schema",
+    "write_verl_tool_config",
+]
+
+TOOL_CLASS = "compoworld.adapters.verl.CompoWorldTool"
+"""The ``class_name`` of the tool in verl's tool YAML."""
+
+_REWARD_KEYS = ("scheme", "alpha", "epsilon", "lam", "gating")
+
+
+class LocalToolResponse(BaseModel):
+    """What a tool returns to the agent loop: the shape of verl's ``ToolResponse`` (used without verl)."""
+
+    text: str | None = None
+    image: list[Any] | None = None
+    video: list[Any] | None = None
+
+
+def _schema_name(tool_schema: Any) -> str:
+    if isinstance(tool_schema, Mapping):
+        return str(tool_schema["function"]["name"])
+    return str(tool_schema.function.name)
+
+
+class LocalBaseTool:
+    """verl's ``BaseTool`` contract, for when verl is not installed.
+
+    Args:
+        config: The tool's ``config`` from the tool YAML.
+        tool_schema: Its OpenAI tool schema (verl's model, or a dict).
+    """
+
+    def __init__(self, config: dict[str, Any], tool_schema: Any) -> None:
+        self.config = config
+        self.tool_schema = tool_schema
+        self.name = _schema_name(tool_schema)
+
+    def get_openai_tool_schema(self) -> Any:
+        """The tool's OpenAI schema."""
+        return self.tool_schema
+
+    async def create(self, instance_id: str | None = None, **kwargs: Any) -> tuple[str, Any]:
+        """Create an instance; return its id and a creation response."""
+        return instance_id or uuid4().hex, LocalToolResponse()
+
+    async def execute(
+        self, instance_id: str, parameters: dict[str, Any], **kwargs: Any
+    ) -> tuple[Any, float, dict[str, Any]]:
+        """Run the tool; return ``(response, step reward, metrics)``."""
+        return LocalToolResponse(text="Updated the tool state."), 0.0, {}
+
+    async def calc_reward(self, instance_id: str, **kwargs: Any) -> float:
+        """The instance's reward."""
+        return 0.0
+
+    async def release(self, instance_id: str, **kwargs: Any) -> None:
+        """Free the instance."""
+
+
+def _verl_classes() -> tuple[type[Any], type[Any]] | None:
+    if os.environ.get("COMPOWORLD_NO_VERL"):
+        return None
+    try:
+        from verl.tools.base_tool import BaseTool  # type: ignore[import-not-found, unused-ignore]
+        from verl.tools.schemas import ToolResponse  # type: ignore[import-not-found, unused-ignore]
+    except Exception:  # verl absent, or present but unable to start (no GPU stack): use the local contract
+        return None
+    return BaseTool, ToolResponse
+
+
+_VERL = _verl_classes()
+VERL_AVAILABLE = _VERL is not None
+"""Whether verl imported: then :class:`CompoWorldTool` subclasses its ``BaseTool`` and returns its ``ToolResponse``."""
+
+if TYPE_CHECKING:
+    _ToolBase = LocalBaseTool
+    _Response = LocalToolResponse
+else:
+    _ToolBase = _VERL[0] if _VERL else LocalBaseTool
+    _Response = _VERL[1] if _VERL else LocalToolResponse
+
+
+def _reward_config(options: Mapping[str, Any]) -> RewardConfig:
+    return RewardConfig(**{k: options[k] for k in _REWARD_KEYS if k in options})
+
+
+def _score_fields(reward: float, verdicts: Sequence[VerdictRecord]) -> dict[str, float]:
+    """The fields of one sample's score: the same keys for every sample, whatever its criteria."""
+    metrics = verdict_metrics(verdicts)
+    out = {"score": float(reward), "acc": metrics["completion"], "criteria_pass_rate": metrics["criteria_pass_rate"]}
+    for kind in CRITERION_KINDS:
+        of_kind = [v.passed for v in verdicts if v.kind == kind]
+        out[f"{kind}_total"] = float(len(of_kind))
+        out[f"{kind}_passed"] = float(sum(of_kind))
+    return out
+
+
+def _replay(solution_str: str, ground_truth: Any, services: Sequence[str] | None) -> tuple[Task, list[VerdictRecord]]:
+    task = load_task(ground_truth)
+    session = TaskSession(task, services=services)
+    answer = replay_messages(session, messages_from_text(solution_str))
+    return task, session.verdicts(answer)
+
+
+def compute_score(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> dict[str, float]:
+    """Score one response for verl (its ``compute_score``): replay the calls, check the rubric, apply the scheme.
+
+    Args:
+        data_source: The row's ``data_source`` (``compoworld``; not checked).
+        solution_str: The decoded response: Hermes ``<tool_call>`` blocks, the
+            ``<tool_response>`` blocks of the environment, and the final answer.
+        ground_truth: The task as JSON (``reward_model.ground_truth``).
+        extra_info: The row's ``extra_info``; a ``services`` entry names the task set's services.
+        **kwargs: ``reward_kwargs`` of verl's config: ``scheme``, ``alpha``,
+            ``epsilon``, ``lam``, ``gating`` (a single sample is a group of
+            one: use :func:`compute_score_batch` for group weighting), ``services``.
+
+    Returns:
+        ``score``, ``acc`` (every criterion passed), ``criteria_pass_rate``, and
+        ``<kind>_total`` / ``<kind>_passed`` for each criterion kind.
+    """
+    info = extra_info or {}
+    services = kwargs.get("services") or info.get("services")
+    task, verdicts = _replay(solution_str, ground_truth, services)
+    reward = score_batch([task.id], [verdicts], _reward_config(kwargs)).rewards[0] or 0.0
+    return _score_fields(reward, verdicts)
+
+
+def _group_key(info: Mapping[str, Any], task: Task) -> Hashable:
+    for key in ("uid", "group", "task_id", "index"):
+        value = info.get(key)
+        if value is not None:
+            return str(value)
+    return task.id
+
+
+def compute_score_batch(
+    data_sources: Sequence[str],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Sequence[Mapping[str, Any] | None] | None = None,
+    **kwargs: Any,
+) -> list[dict[str, float]]:
+    """Score a batch for verl's ``batch`` reward manager, applying the scheme per group.
+
+    Rows belong to the same group when their ``extra_info`` shares ``uid``
+    (when the caller adds it), else ``group``, else ``task_id``, else
+    ``index`` (verl repeats a prompt's ``extra_info`` for its ``n`` rollouts).
+
+    Args:
+        data_sources: Per row, its ``data_source``.
+        solution_strs: Per row, the decoded response.
+        ground_truths: Per row, the task as JSON.
+        extra_infos: Per row, its ``extra_info``.
+        **kwargs: The scheme's parameters (as :func:`compute_score`) and
+            whatever else the manager passes (ignored).
+
+    Returns:
+        One dict per row, as :func:`compute_score`.
+    """
+    infos: list[Mapping[str, Any]] = [i or {} for i in (extra_infos or [None] * len(solution_strs))]
+    keys: list[Hashable] = []
+    verdicts: list[list[VerdictRecord]] = []
+    for text, truth, info in zip(solution_strs, ground_truths, infos, strict=True):
+        task, vs = _replay(text, truth, kwargs.get("services") or info.get("services"))
+        keys.append(_group_key(info, task))
+        verdicts.append(vs)
+    batch = score_batch(keys, verdicts, _reward_config(kwargs))
+    return [_score_fields(r or 0.0, vs) for r, vs in zip(batch.rewards, verdicts, strict=True)]
+
+
+@lru_cache(maxsize=8)
+def _tasks_by_id(path: str, mtime: float) -> dict[str, Task]:
+    return {t.id: t for t in read_tasks(path)}
+
+
+@dataclass(slots=True)
+class _Instance:
+    create_kwargs: dict[str, Any]
+    refs: int = 0
+    session: TaskSession | None = None
+
+
+_instances_lock = threading.Lock()
+_instances: dict[str, _Instance] = {}
+
+
+def open_instances() -> int:
+    """Tool instances of this process created and not yet released (by every tool that shares them)."""
+    with _instances_lock:
+        return len(_instances)
+
+
+class CompoWorldTool(_ToolBase):
+    """One CompoWorld tool for verl's multi-turn rollouts, backed by an episode of the row's task.
+
+    The tool YAML lists one entry per tool, all with this class (see
+    :func:`verl_tool_config`); ``config`` holds ``tasks_path`` (where
+    ``create_kwargs["task_id"]`` is looked up), ``services`` (the task set's
+    world) and ``reward`` (the scheme :meth:`calc_reward` uses).
+
+    Where the episode lives:
+
+    * verl's ``ToolAgentLoop`` creates an instance for every single call and
+      passes ``agent_data`` (one per trajectory) to :meth:`execute`: the
+      episode is kept on ``agent_data`` and shared by all the task's tools;
+    * called without ``agent_data`` (verl's older SGLang rollout, which
+      creates every tool of a request under the request's id, or direct use),
+      instances are process-wide by id: the tools that create the same
+      instance id share one episode, freed when each has released it.
+
+    Args:
+        config: The tool's ``config``.
+        tool_schema: Its OpenAI schema.
+    """
+
+    def __init__(self, config: dict[str, Any], tool_schema: Any) -> None:
+        super().__init__(config, tool_schema)
+        self.services: list[str] | None = list(config["services"]) if config.get("services") else None
+        self.tasks_path: str | None = config.get("tasks_path")
+        self.reward_config = _reward_config(config.get("reward") or {})
+        self._held: set[str] = set()
+
+    @property
+    def instances(self) -> int:
+        """Instances this tool created and has not released."""
+        return len(self._held)
+
+    def _task(self, create_kwargs: Mapping[str, Any]) -> Task | None:
+        for key in ("task", "ground_truth"):
+            if create_kwargs.get(key) is not None:
+                return load_task(create_kwargs[key])
+        task_id = create_kwargs.get("task_id")
+        if task_id is None:
+            return None
+        if not self.tasks_path:
+            raise ValueError("create_kwargs name a task_id, but the tool's config has no tasks_path to find it in")
+        path = str(Path(self.tasks_path).resolve())
+        task = _tasks_by_id(path, os.path.getmtime(path)).get(str(task_id))
+        if task is None:
+            raise ValueError(f"no task {task_id!r} in {self.tasks_path}")
+        return task
+
+    def _session(self, inst: _Instance, agent_data: Any) -> TaskSession | None:
+        """The episode a call runs on: the trajectory's (on ``agent_data``) or the shared instance's."""
+        if agent_data is None:
+            with _instances_lock:
+                if inst.session is None:
+                    task = self._task(inst.create_kwargs)
+                    inst.session = None if task is None else TaskSession(task, services=self.services)
+                return inst.session
+        task = self._task(inst.create_kwargs)
+        if task is None:  # a tool outside the row's tools_kwargs: find the task through the others
+            for kw in (getattr(agent_data, "tools_kwargs", None) or {}).values():
+                task = self._task((kw or {}).get("create_kwargs") or {})
+                if task is not None:
+                    break
+        if task is None:
+            return None
+        sessions: dict[str, TaskSession] | None = getattr(agent_data, "compoworld_sessions", None)
+        if sessions is None:
+            sessions = {}
+            agent_data.compoworld_sessions = sessions
+        session = sessions.get(task.id)
+        if session is None:
+            session = sessions[task.id] = TaskSession(task, services=self.services)
+        return session
+
+    async def create(self, instance_id: str | None = None, **kwargs: Any) -> tuple[str, Any]:
+        """Create (or join) an instance.
+
+        Args:
+            instance_id: The id to use (default: a new one); tools creating the
+                same id share its episode.
+            **kwargs: ``create_kwargs`` (as verl passes them) or the same keys
+                directly: ``task_id`` (looked up in ``tasks_path``), or ``task`` /
+                ``ground_truth`` (the task JSON).
+
+        Returns:
+            The instance id and an empty response.
+        """
+        create_kwargs = dict(kwargs.get("create_kwargs") or {k: v for k, v in kwargs.items() if k != "create_kwargs"})
+        iid = instance_id or uuid4().hex
+        with _instances_lock:
+            inst = _instances.get(iid)
+            if inst is None:
+                inst = _instances[iid] = _Instance(create_kwargs)
+            elif create_kwargs and not inst.create_kwargs:
+                inst.create_kwargs = create_kwargs
+            if iid not in self._held:
+                self._held.add(iid)
+                inst.refs += 1
+        return iid, _Response()
+
+    async def execute(
+        self, instance_id: str, parameters: dict[str, Any], **kwargs: Any
+    ) -> tuple[Any, float, dict[str, Any]]:
+        """Run this tool with the model's arguments on the trajectory's episode.
+
+        Args:
+            instance_id: An id from :meth:`create`.
+            parameters: The arguments (a dict, or JSON text).
+            **kwargs: ``agent_data`` from verl's agent loop, if any.
+
+        Returns:
+            The response (the result or the structured error as JSON text), a
+            step reward of 0.0 (the episode is scored at its end), and metrics
+            ``{"ok": 0|1}``.
+        """
+        with _instances_lock:
+            inst = _instances.get(instance_id)
+        if inst is None:
+            text = json.dumps({"error": {"type": "rule_violation", "message": f"no tool instance {instance_id!r}"}})
+            return _Response(text=text), 0.0, {"ok": 0}
+        session = self._session(inst, kwargs.get("agent_data"))
+        if session is None:
+            message = f"{self.name} is not available in this task"
+            return _Response(text=json.dumps({"error": {"type": "unknown_tool", "message": message}})), 0.0, {"ok": 0}
+        call_id = f"call_{session.calls}"
+        outcome = session.call(self.name, parameters, call_id=call_id)
+        text = tool_text(ToolCallRequest(call_id, self.name, ""), outcome)
+        return _Response(text=text), 0.0, {"ok": int(bool(outcome["ok"]))}
+
+    async def calc_reward(self, instance_id: str, **kwargs: Any) -> float:
+        """The episode's reward with the configured scheme, on this trajectory alone.
+
+        Args:
+            instance_id: An id from :meth:`create`.
+            **kwargs: ``answer`` (the final answer, default none) and ``agent_data``.
+        """
+        with _instances_lock:
+            inst = _instances.get(instance_id)
+        session = None if inst is None else self._session(inst, kwargs.get("agent_data"))
+        if session is None:
+            return 0.0
+        return session.reward(self.reward_config, answer=kwargs.get("answer"))
+
+    async def release(self, instance_id: str, **kwargs: Any) -> None:
+        """Release this tool's hold on an instance; the last release frees it and its episode."""
+        if instance_id not in self._held:
+            return
+        self._held.discard(instance_id)
+        with _instances_lock:
+            inst = _instances.get(instance_id)
+            if inst is not None:
+                inst.refs -= 1
+                if inst.refs <= 0:
+                    del _instances[instance_id]
+
+
+def _flat_property(prop: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
+    """A property with a top-level ``type``, as verl's schema model requires (nullable unions lose the null)."""
+    resolved = dict(resolve_ref(dict(prop), dict(root)))
+    if "type" in resolved or "anyOf" not in resolved:
+        return resolved if "type" in resolved else {**resolved, "type": "object"}
+    options = [dict(resolve_ref(o, dict(root))) for o in resolved.pop("anyOf") if o.get("type") != "null"]
+    types = list(dict.fromkeys(str(o.get("type", "object")) for o in options))
+    if len(options) == 1:
+        merged = {**options[0], **{k: v for k, v in resolved.items() if k != "default"}}
+        if "default" in resolved:
+            merged["default"] = resolved["default"]
+        return merged
+    out: dict[str, Any] = {**resolved, "type": types[0] if len(types) == 1 else types}
+    values = [v for o in options for v in (o.get("enum") or ([o["const"]] if "const" in o else []))]
+    if values and all("enum" in o or "const" in o for o in options):
+        out["enum"] = list(dict.fromkeys(values))
+    return out
+
+
+def verl_tool_schema(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool's OpenAI schema in the form verl's ``OpenAIFunctionToolSchema`` validates.
+
+    Every top-level property gets a ``type`` (``$ref`` resolved, ``Optional``
+    unions flattened); nested schemas and ``$defs`` are kept.
+    """
+    fn = tool["function"]
+    params = compact_schema(fn.get("parameters") or {"type": "object", "properties": {}})
+    props = {k: _flat_property(v, params) for k, v in params.get("properties", {}).items()}
+    out_params: dict[str, Any] = {"type": "object", "properties": props, "required": list(params.get("required", []))}
+    if params.get("$defs"):
+        out_params["$defs"] = params["$defs"]
+    return {
+        "type": "function",
+        "function": {"name": fn["name"], "description": fn.get("description", ""), "parameters": out_params},
+    }
+
+
+def verl_tool_config(
+    tasks: Sequence[Task],
+    catalog: Catalog,
+    *,
+    tasks_path: str | Path | None = None,
+    services: Sequence[str] | None = None,
+    reward: RewardConfig | None = None,
+) -> dict[str, Any]:
+    """The tool config verl reads (``actor_rollout_ref.rollout.multi_turn.tool_config_path``) for a task set.
+
+    Args:
+        tasks: The tasks; every tool any of them shows is listed, once.
+        catalog: A catalog holding those tools.
+        tasks_path: The task file the tools look ``task_id`` up in.
+        services: The task set's services (the world the tools rebuild).
+        reward: The scheme of :meth:`CompoWorldTool.calc_reward`.
+
+    Returns:
+        ``{"tools": [{"class_name", "config", "tool_schema"}, ...]}``.
+    """
+    reward = reward or RewardConfig()
+    config: dict[str, Any] = {
+        "type": "native",
+        "tasks_path": str(Path(tasks_path).resolve()) if tasks_path else None,
+        "services": list(services) if services else None,
+        "reward": {k: getattr(reward, k) for k in _REWARD_KEYS},
+    }
+    names = list(dict.fromkeys(name for t in tasks for name in t.tools))
+    return {
+        "tools": [
+            {
+                "class_name": TOOL_CLASS,
+                "config": dict(config),
+                "tool_schema": verl_tool_schema(catalog.tools[n].openai()),
+            }
+            for n in names
+        ]
+    }
+
+
+def write_verl_tool_config(
+    tasks_path: str | Path,
+    out: str | Path,
+    *,
+    services: Sequence[str] | None = None,
+    reward: RewardConfig | None = None,
+) -> Path:
+    """Write the verl tool YAML for a task file.
+
+    Args:
+        tasks_path: A ``tasks.jsonl`` file.
+        out: The YAML file to write.
+        services: The task set's services (default: its ``stats.json``'s; else each task's own).
+        reward: The scheme of :meth:`CompoWorldTool.calc_reward`.
+
+    Returns:
+        The written path (YAML when PyYAML is installed, else JSON, which YAML reads too).
+    """
+    tasks = read_tasks(tasks_path)
+    services = list(services) if services else task_set_services(tasks_path)
+    catalog_services = services or sorted({s for t in tasks for s in task_services(t)})
+    config = verl_tool_config(
+        tasks, Catalog.load(catalog_services), tasks_path=tasks_path, services=services, reward=reward
+    )
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        yaml: Any = importlib.import_module("yaml")
+    except ImportError:  # pragma: no cover - PyYAML comes with most trainer stacks
+        path.write_text(json.dumps(config, indent=1, ensure_ascii=False) + "\n")
+    else:
+        path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
+    return path
