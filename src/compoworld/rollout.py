@@ -405,7 +405,6 @@ def _check_run_info(out_dir: Path, info: dict[str, Any]) -> None:
 
 
 async def _run_async(
-    tasks: list[Task],
     worlds: dict[int, World],
     policy: Policy,
     pending: list[tuple[Task, int]],
@@ -497,6 +496,6 @@ def run_rollouts(
     result = RunResult(total=len(tasks) * config.group_size, done_before=len(done), done_now=0, out=path)
     if on_start is not None:
         on_start(result.total, len(done))
-    asyncio.run(_run_async(tasks, worlds, policy, pending, config, path, progress, result))
+    asyncio.run(_run_async(worlds, policy, pending, config, path, progress, result))
     result.elapsed_s = time.perf_counter() - started
     return result

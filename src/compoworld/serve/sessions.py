@@ -40,7 +40,7 @@ from compoworld.synthesis import Task
 from compoworld.taskset import read_tasks, task_set_services
 from compoworld.tools import Tool, ToolAnnotations
 from compoworld.world import World
-from compoworld.worldmodel import DEFAULT_WORLD_MODEL, OpenWorldCall, WorldModel
+from compoworld.worldmodel import DEFAULT_WORLD_MODEL, ReplayWorldModel, WorldModel
 
 __all__ = [
     "INSTRUCTION_TOOL",
@@ -200,21 +200,6 @@ _TASK_SPECS = (
         ToolAnnotations(read_only=False, destructive=False, idempotent=True, open_world=False),
     ),
 )
-
-
-class _TaskWorldModel(WorldModel):
-    """Answers open-world calls from a task's recording, and any other call like the default model."""
-
-    name = "task-replay"
-
-    def __init__(self, task: Task, fallback: WorldModel) -> None:
-        self.recording = task.recording
-        self.fallback = fallback
-
-    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
-        """Return the recorded answer, or ask the fallback model."""
-        found = self.recording.answers.get(call.key)
-        return found.result if found is not None else self.fallback.answer(episode, call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,7 +390,7 @@ class ServeBackend:
             tuple(task.tools),
             services,
             task,
-            _TaskWorldModel(task, self.world_model),
+            ReplayWorldModel(task.recording, fallback=self.world_model),
         )
         self._task_scopes[task_id] = scope
         return scope
