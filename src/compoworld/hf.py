@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import os
 import shutil
 from concurrent.futures import ProcessPoolExecutor
@@ -30,6 +31,7 @@ from compoworld.chat import ToolDetail
 from compoworld.policies import Policy, PolicyTurn, PolicyUnavailable, TurnInput
 
 __all__ = [
+    "RESPONSE_TEMPLATE",
     "SMOLLM2",
     "TOOL_CHAT_TEMPLATE",
     "TransformersPolicy",
@@ -87,6 +89,24 @@ For each call, write a JSON object inside <tool_call></tool_call>:
 """A Hermes/Qwen-style chat template that renders ``tools``, tool calls and tool results,
 with ``{% generation %}`` markers so TRL can train on assistant tokens only."""
 
+RESPONSE_TEMPLATE: dict[str, Any] = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": "<|im_start|>assistant\n",
+    "fields": {
+        "tool_calls": {
+            "open": "<tool_call>",
+            "close_pattern": r"</tool_call>\s*",
+            "repeats": True,
+            "content": "json",
+            "transform": {"type": "function", "function": "{content}"},
+        },
+        "content": {"close_pattern": r"<\|im_end\|>\s*", "content": "text"},
+    },
+}
+"""How ``tokenizer.parse_response`` (transformers >= 5.13) reads an assistant turn written in
+:data:`TOOL_CHAT_TEMPLATE`'s format back into a message with ``tool_calls``. TRL's ``GRPOTrainer``
+needs it to run the tools a model calls; :func:`prepare_smollm2` stores it with the tokenizer."""
+
 
 def cache_dir() -> Path:
     """Where prepared models live: ``$COMPOWORLD_CACHE``, else ``~/.cache/compoworld``."""
@@ -116,7 +136,8 @@ def prepare_smollm2(target: Path | None = None) -> Path:
 
     The GGUF model that ``transformers`` loads stays flagged as quantised and
     refuses training; it is rebuilt from its config without the quantisation
-    and saved with :data:`TOOL_CHAT_TEMPLATE` as its chat template. Concurrent
+    and saved with :data:`TOOL_CHAT_TEMPLATE` as its chat template and :data:`RESPONSE_TEMPLATE`
+    to parse tool calls back (an older checkpoint without it is rebuilt). Concurrent
     callers wait for one conversion (a lock file) and the checkpoint appears
     atomically.
 
@@ -126,12 +147,12 @@ def prepare_smollm2(target: Path | None = None) -> Path:
     import fcntl
 
     target = target or cache_dir() / "models" / "smollm2-135m-instruct"
-    if (target / "config.json").exists():
+    if _prepared(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     with (target.parent / f".{target.name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if (target / "config.json").exists():
+        if _prepared(target):
             return target
         from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
@@ -145,12 +166,27 @@ def prepare_smollm2(target: Path | None = None) -> Path:
         model.load_state_dict(quantised.state_dict())
         model.generation_config.eos_token_id = tok.convert_tokens_to_ids("<|im_end|>")
         tok.chat_template = TOOL_CHAT_TEMPLATE
+        tok.response_template = RESPONSE_TEMPLATE
         tmp = target.with_name(target.name + ".tmp")
+        old = target.with_name(target.name + ".old")
         shutil.rmtree(tmp, ignore_errors=True)
         model.save_pretrained(tmp)
         tok.save_pretrained(tmp)
+        if target.exists():  # an earlier format: moved aside first, since a directory replaces only an empty one
+            shutil.rmtree(old, ignore_errors=True)
+            target.replace(old)
         tmp.replace(target)
+        shutil.rmtree(old, ignore_errors=True)
     return target
+
+
+def _prepared(target: Path) -> bool:
+    """Whether ``target`` holds a checkpoint in the current format (older ones lack the response template)."""
+    try:
+        config = json.loads((target / "tokenizer_config.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return (target / "config.json").exists() and config.get("response_template") == RESPONSE_TEMPLATE
 
 
 def resolve_model(name: str) -> Path:

@@ -47,11 +47,13 @@ __all__ = [
     "BatchScore",
     "TaskSession",
     "ToolListing",
+    "TurnOutcome",
     "WorldCache",
     "load_task",
     "messages_from_text",
     "replay_messages",
     "score_batch",
+    "take_turn",
     "task_services",
     "tool_signature",
     "tool_text",
@@ -350,17 +352,57 @@ def _unwrap(request: ToolCallRequest, task_tools_: Sequence[str]) -> tuple[str, 
     return "call", request
 
 
+@dataclass(slots=True)
+class TurnOutcome:
+    """What one assistant turn did to a session (see :func:`take_turn`).
+
+    Attributes:
+        calls: Each tool call the turn ran, with its outcome (the ``call_tool``
+            wrapper unwrapped; ``submit_answer`` is not a call).
+        answer: The final answer when the turn ended the episode, else None.
+    """
+
+    calls: list[tuple[ToolCallRequest, dict[str, Any]]]
+    answer: str | None
+
+
+def take_turn(session: TaskSession, message: Mapping[str, Any], turn: int) -> TurnOutcome:
+    """Run one assistant turn on a session, as :func:`compoworld.rollout.run_episode` would.
+
+    The turn's calls (native ``tool_calls`` or Hermes ``<tool_call>`` text) run
+    in order; a turn without a call ends the episode with its text as the
+    final answer (submitted unless one was already). The TRL environment's
+    wrappers are understood: ``call_tool(name, arguments)`` runs the named tool
+    and ``submit_answer(answer)`` gives the answer.
+
+    Args:
+        session: The episode's session.
+        message: The assistant message (OpenAI format).
+        turn: The turn's number, for generated call ids.
+    """
+    prose, requests = parse_tool_calls(dict(message), turn)
+    if not requests:
+        session.submit(_clean_answer(prose))
+        return TurnOutcome([], session.answer)
+    calls: list[tuple[ToolCallRequest, dict[str, Any]]] = []
+    for req in requests:
+        kind, item = _unwrap(req, session.task.tools)
+        if kind == "answer":
+            assert isinstance(item, str)
+            session.submit(item)
+        else:
+            assert isinstance(item, ToolCallRequest)
+            calls.append((item, session.request(item)))
+    return TurnOutcome(calls, session.answer if session.done else None)
+
+
 def replay_messages(session: TaskSession, messages: Sequence[Mapping[str, Any]]) -> str:
     """Replay the calls of a model's completion on a session and find its final answer.
 
-    The completion's assistant messages are read in order (native
-    ``tool_calls`` or Hermes ``<tool_call>`` text), each call runs on the
-    session, and the first assistant message without a call ends the episode
-    with its text as the final answer, as in :func:`compoworld.rollout.run_episode`.
-    The TRL environment's wrappers are understood: ``call_tool(name, arguments)``
-    runs the named tool and ``submit_answer(answer)`` gives the answer. Other
-    messages (the ``tool`` results the model read) are skipped: outcomes come
-    from the replay, which is deterministic.
+    The completion's assistant messages are read in order and each runs as a
+    turn (:func:`take_turn`) until one ends the episode. Other messages (the
+    ``tool`` results the model read) are skipped: outcomes come from the
+    replay, which is deterministic.
 
     Args:
         session: A fresh session of the completion's task.
@@ -373,20 +415,10 @@ def replay_messages(session: TaskSession, messages: Sequence[Mapping[str, Any]])
     for message in messages:
         if message.get("role", "assistant") != "assistant":
             continue
-        prose, requests = parse_tool_calls(dict(message), turn)
+        outcome = take_turn(session, message, turn)
         turn += 1
-        if not requests:
-            return session.answer if session.answer is not None else _clean_answer(prose)
-        for req in requests:
-            kind, item = _unwrap(req, session.task.tools)
-            if kind == "answer":
-                assert isinstance(item, str)
-                session.submit(item)
-            else:
-                assert isinstance(item, ToolCallRequest)
-                session.request(item)
-        if session.done:
-            return session.answer or ""
+        if outcome.answer is not None:
+            return outcome.answer
     return session.answer or ""
 
 

@@ -8,8 +8,9 @@ JSON), which TRL hands to reward functions as keyword lists and to
 Reward functions (:class:`CompoWorldReward`, :func:`compoworld_reward`) follow
 TRL's signature ``f(prompts, completions, **kwargs) -> list[float | None]``.
 Each completion is scored on its task's rubric: when TRL passes the
-rollouts' environments (``environments=``, with ``environment_factory``) the
-environment's episode is checked as it is; otherwise the completion's calls
+rollouts' environments (``environments=``, with ``environment_factory``) or
+the sessions :class:`~compoworld.adapters.trl_rollout.CompoWorldRolloutFunc`
+played (``compoworld_sessions=``), that episode is checked as it is; otherwise the completion's calls
 (native ``tool_calls`` or Hermes ``<tool_call>`` text, and the environment's
 ``call_tool``/``submit_answer`` wrappers) are replayed on a fresh episode.
 The reward scheme is then applied over the rows sharing a ``task_id`` within
@@ -125,14 +126,21 @@ def _verdicts(
     ids = _column(kwargs, "task_id", n)
     row_services = _column(kwargs, "services", n)
     envs = _column(kwargs, "environments", n)
+    played = _column(kwargs, "compoworld_sessions", n)
     out: list[list[VerdictRecord] | None] = []
     keys: list[str] = []
     for i, completion in enumerate(completions):
         env = envs[i]
         session = env.session if isinstance(env, CompoWorldToolEnvironment) else None
+        if isinstance(played[i], TaskSession):  # played by CompoWorldRolloutFunc: its episode is as it ended
+            session = played[i]
+            answer: str | None = session.answer or ""
+        else:
+            answer = None
         task_json = tasks[i]
         if session is not None and (task_json is None or load_task(task_json).id == session.task.id):
-            answer = session.answer if session.answer is not None else _final_prose(_messages(completion))
+            if answer is None:
+                answer = session.answer if session.answer is not None else _final_prose(_messages(completion))
             out.append(session.verdicts(answer))
             keys.append(str(ids[i] or session.task.id))
             continue

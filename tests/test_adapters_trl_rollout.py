@@ -1,0 +1,184 @@
+"""The TRL rollout function: each task's own tools in the prompt, whole episodes played token by token.
+
+A scripted model that writes the oracle's turns stands in for a trained one, so the episode mechanics
+(calls run on the session, tool results appended as masked tokens, answer, budget, turn limit) are
+checked exactly; tests/test_trl_grpo.py runs it inside GRPOTrainer with SmolLM2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from compoworld.adapters.trl import compoworld_reward
+from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
+from compoworld.catalog import Catalog
+from compoworld.export import rl_rows
+from compoworld.policies import oracle_message
+from compoworld.synthesis import Task
+from compoworld.taskset import read_tasks
+from tests.agents_support import SERVICES, make_tasks, require_training_stack
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Any:
+    require_training_stack()
+    from transformers import AutoTokenizer
+
+    from compoworld.hf import prepare_smollm2
+
+    return AutoTokenizer.from_pretrained(prepare_smollm2())
+
+
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory: pytest.TempPathFactory) -> list[Task]:
+    return read_tasks(make_tasks(tmp_path_factory.mktemp("rollout"), count=3, seed=11, distractors=0))
+
+
+@pytest.fixture(scope="module")
+def rows(tasks: list[Task]) -> list[dict[str, Any]]:
+    return rl_rows(tasks, Catalog.load(SERVICES), "trl")
+
+
+class OracleModel:
+    """Generates the oracle's next turn as Hermes text, found from the instruction and the turns so far."""
+
+    def __init__(self, tokenizer: Any, tasks: list[Task], *, suffix: str = "<|im_end|>") -> None:
+        import torch
+
+        self.torch = torch
+        self.tok = tokenizer
+        self.tasks = tasks
+        self.suffix = suffix
+        self.training = True
+        self.weight = torch.zeros(1)
+        self.calls = 0
+
+    def parameters(self) -> Any:
+        yield self.weight
+
+    def eval(self) -> OracleModel:
+        self.training = False
+        return self
+
+    def train(self, mode: bool = True) -> OracleModel:
+        self.training = mode
+        return self
+
+    def generate(self, input_ids: Any, attention_mask: Any, generation_config: Any) -> Any:
+        assert not self.training, "generation runs in eval mode"
+        self.calls += 1
+        rows = []
+        for ids, mask in zip(input_ids, attention_mask, strict=True):
+            text = self.tok.decode(ids[mask.bool()])
+            task = next(t for t in self.tasks if t.instruction in text)
+            turn = text.count("<|im_start|>assistant") - 1
+            content = str(oracle_message(task, turn, hermes=True)["content"]) + self.suffix
+            new = self.tok(content, add_special_tokens=False)["input_ids"][: generation_config.max_new_tokens]
+            rows.append(ids.tolist() + new)
+        width = max(len(r) for r in rows)
+        return self.torch.tensor([r + [self.tok.pad_token_id] * (width - len(r)) for r in rows])
+
+
+def trainer_for(tokenizer: Any, model: OracleModel, budget: int) -> Any:
+    from transformers import GenerationConfig
+
+    return SimpleNamespace(
+        processing_class=tokenizer,
+        model=model,
+        generation_config=GenerationConfig(max_new_tokens=budget, do_sample=False),
+        max_completion_length=budget,
+        eos_token_ids=[tokenizer.convert_tokens_to_ids("<|im_end|>")],
+        accelerator=SimpleNamespace(unwrap_model=lambda m: m),
+    )
+
+
+def spans(mask: list[int]) -> int:
+    """How many runs of zeros (tool results) a mask has."""
+    return sum(1 for i, m in enumerate(mask) if m == 0 and (i == 0 or mask[i - 1] == 1))
+
+
+def test_the_oracle_played_through_the_rollout_function_completes_every_task(
+    tokenizer: Any, tasks: list[Task], rows: list[dict[str, Any]]
+) -> None:
+    rollout = CompoWorldRolloutFunc([r["task"] for r in rows])
+    prompts = [r["prompt"] for r in rows for _ in range(2)]  # as TRL hands them: each prompt num_generations times
+    model = OracleModel(tokenizer, tasks)
+    out = rollout(prompts, trainer_for(tokenizer, model, 4096))
+    assert out["logprobs"] is None and out["compoworld_stops"] == ["answer"] * len(prompts)
+    assert model.calls == max(len(t.solution) for t in tasks) + 1, "one batched generate per turn"
+    for i in range(len(prompts)):
+        task = tasks[i // 2]
+        rendered = tokenizer.decode(out["prompt_ids"][i])
+        assert task.instruction in rendered and all(f'"{name}"' in rendered for name in task.tools)
+        ids, mask = out["completion_ids"][i], out["env_mask"][i]
+        assert len(ids) == len(mask) and spans(mask) == len(task.solution)
+        tool_text = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if m == 0])
+        assert tool_text.count("<tool_response>") == len(task.solution) and '"error"' not in tool_text
+        model_text = tokenizer.decode([t for t, m in zip(ids, mask, strict=True) if m == 1])
+        assert model_text.count("<tool_call>") == len(task.solution)
+        session = out["compoworld_sessions"][i]
+        assert session.calls == len(task.solution) and session.errors == 0
+        assert all(v.passed for v in session.verdicts())
+    # The reward functions score the sessions as played, with the group scheme over rows sharing a task id.
+    columns = {k: [r[k] for r in rows for _ in range(2)] for k in ("task", "task_id")}
+    completions = [[{"role": "assistant", "content": "(decoded by TRL)"}]] * len(prompts)
+    for scheme in ("binary", "completion_focused"):
+        reward = compoworld_reward(scheme, log_metrics=False)  # type: ignore[arg-type]
+        got = reward(prompts, completions, compoworld_sessions=out["compoworld_sessions"], **columns)
+        assert got == [1.0] * len(prompts)
+
+
+def test_the_completion_budget_and_the_turn_limit_end_episodes_early(
+    tokenizer: Any, tasks: list[Task], rows: list[dict[str, Any]]
+) -> None:
+    task_jsons = [r["task"] for r in rows]
+    prompts = [r["prompt"] for r in rows]
+    budget = 40  # shorter than one tool call and its result
+    out = CompoWorldRolloutFunc(task_jsons)(prompts, trainer_for(tokenizer, OracleModel(tokenizer, tasks), budget))
+    assert out["compoworld_stops"] == ["length"] * len(prompts)
+    assert all(len(ids) <= budget for ids in out["completion_ids"])
+    limited = CompoWorldRolloutFunc(task_jsons, max_turns=1)
+    out = limited(prompts, trainer_for(tokenizer, OracleModel(tokenizer, tasks), 4096))
+    assert out["compoworld_stops"] == ["turn_limit"] * len(prompts)
+    assert [s.calls for s in out["compoworld_sessions"]] == [1] * len(prompts)
+    assert all(set(m) == {1} for m in out["env_mask"]), "nothing is appended after the last turn"
+    reward = compoworld_reward("binary", log_metrics=False)
+    columns = {k: [r[k] for r in rows] for k in ("task", "task_id")}
+    assert reward(prompts, [[]] * len(prompts), compoworld_sessions=out["compoworld_sessions"], **columns) == [0.0] * 3
+
+
+def test_a_turn_cut_by_the_budget_without_eos_ends_the_episode(
+    tokenizer: Any, tasks: list[Task], rows: list[dict[str, Any]]
+) -> None:
+    model = OracleModel(tokenizer, tasks, suffix=" and more words than fit" * 40)  # never writes EOS in budget
+    out = CompoWorldRolloutFunc([r["task"] for r in rows])([rows[0]["prompt"]], trainer_for(tokenizer, model, 200))
+    assert out["compoworld_stops"] == ["length"] and len(out["completion_ids"][0]) == 200
+
+
+def test_prompts_are_matched_to_their_tasks_or_refused_with_a_reason(
+    tasks: list[Task], rows: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    rollout = CompoWorldRolloutFunc(rows)  # whole TRL rows work too
+    assert rollout.task_for(rows[1]["prompt"]).id == tasks[1].id
+    with pytest.raises(KeyError, match="no task has the instruction"):
+        rollout.task_for([{"role": "user", "content": "something else"}])
+    with pytest.raises(ValueError, match="user message"):
+        rollout.task_for([{"role": "system", "content": "x"}])
+    twin = tasks[0].model_copy(update={"id": "other"})
+    with pytest.raises(ValueError, match="share an instruction"):
+        CompoWorldRolloutFunc([tasks[0], twin])
+    with pytest.raises(ValueError, match="max_turns"):
+        CompoWorldRolloutFunc(tasks, max_turns=0)
+
+
+def test_a_template_that_cannot_render_tools_is_refused(tokenizer: Any, rows: list[dict[str, Any]]) -> None:
+    import copy
+
+    plain = copy.deepcopy(tokenizer)
+    plain.chat_template = "{% for m in messages %}{{ m.content }}{% endfor %}"
+    with pytest.raises(ValueError, match="does not render the tools"):
+        CompoWorldRolloutFunc([r["task"] for r in rows]).start(rows[0]["prompt"], plain)

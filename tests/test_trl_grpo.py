@@ -1,0 +1,118 @@
+"""GRPOTrainer on the CPU with SmolLM2-135M on synthesized tasks, rewarded by the completion-focused scheme.
+
+Two steps through each TRL path: the ``environment_factory`` class (generic ``call_tool`` and
+``submit_answer``) and the rollout function (each task's own tools). Both check that the rewards and the
+per-criterion metrics reach TRL's logs. Slow (a minute or two each on two cores); CI runs them, and fails
+rather than skips when the training stack is missing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compoworld.adapters.trl import CompoWorldToolEnvironment, compoworld_reward, criterion_rewards
+from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
+from compoworld.catalog import Catalog
+from compoworld.export import rl_rows
+from compoworld.taskset import read_tasks
+from tests.agents_support import SERVICES, make_tasks, require_training_stack
+
+pytestmark = pytest.mark.slow
+
+PER_CRITERION = ("state", "transition", "no_collateral")
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    require_training_stack()
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    tasks = read_tasks(make_tasks(tmp_path_factory.mktemp("grpo"), count=2, seed=11, distractors=0))
+    return rl_rows(tasks, Catalog.load(SERVICES), "trl")
+
+
+def grpo_config(out: Path, completion_tokens: int) -> Any:
+    from trl import GRPOConfig
+
+    return GRPOConfig(
+        output_dir=str(out),
+        max_steps=2,
+        per_device_train_batch_size=2,
+        num_generations=2,  # a group of two rollouts per task
+        max_completion_length=completion_tokens,  # short: a CPU generates a few tokens a second per sequence
+        max_tool_calling_iterations=2,
+        temperature=1.0,
+        learning_rate=1e-6,
+        # Only the scheme's reward trains; the per-kind reward functions are logged as curves.
+        reward_weights=[1.0] + [0.0] * 4,
+        activation_checkpointing=False,  # a 135M model fits; recomputation only slows the CPU
+        use_cpu=True,
+        bf16=False,
+        report_to="none",
+        logging_steps=1,
+        save_strategy="no",
+        dataloader_num_workers=0,
+    )
+
+
+def assert_logged(history: list[dict[str, Any]]) -> None:
+    steps = [h for h in history if "loss" in h]
+    assert [h["step"] for h in steps] == [1, 2]
+    for h in steps:
+        assert math.isfinite(h["loss"])
+        scheme = h["rewards/compoworld_completion_focused/mean"]
+        assert 0.0 <= scheme <= 1.0 and h["reward"] == pytest.approx(scheme), "only the scheme is weighted"
+        for kind in PER_CRITERION:
+            assert 0.0 <= h[f"compoworld/pass_rate/{kind}"] <= 1.0
+            assert 0.0 <= h[f"rewards/compoworld_{kind}/mean"] <= 1.0
+        assert 0.0 <= h["compoworld/completion_rate"] <= 1.0
+        assert h["compoworld/zero_variance_group_share"] in (0.0, 0.5, 1.0), "two groups of two per step"
+
+
+def test_grpo_trains_smollm2_with_the_environment_factory(rows: list[dict[str, Any]], tmp_path: Path) -> None:
+    import datasets
+    from trl import GRPOTrainer
+
+    from compoworld.hf import prepare_smollm2
+
+    trainer = GRPOTrainer(
+        model=str(prepare_smollm2()),
+        reward_funcs=[compoworld_reward("completion_focused"), *criterion_rewards()],
+        args=grpo_config(tmp_path, 48),
+        train_dataset=datasets.Dataset.from_list(rows),
+        # One line per tool keeps the prompt near 450 tokens.
+        environment_factory=CompoWorldToolEnvironment.factory(tool_listing="signature"),
+    )
+    assert trainer.train().global_step == 2
+    assert_logged(trainer.state.log_history)
+    assert all("tools/call_frequency" in h for h in trainer.state.log_history if "loss" in h)
+
+
+def test_grpo_trains_smollm2_with_the_rollout_function(rows: list[dict[str, Any]], tmp_path: Path) -> None:
+    import datasets
+    from trl import GRPOTrainer
+
+    from compoworld.hf import prepare_smollm2
+
+    played: list[str | None] = []
+
+    class Recording(CompoWorldRolloutFunc):
+        def __call__(self, prompts: Any, trainer: Any) -> dict[str, Any]:
+            out = super().__call__(prompts, trainer)
+            played.extend(out["compoworld_stops"])
+            return out
+
+    trainer = GRPOTrainer(
+        model=str(prepare_smollm2()),
+        reward_funcs=[compoworld_reward("completion_focused"), *criterion_rewards()],
+        args=grpo_config(tmp_path, 64),
+        train_dataset=datasets.Dataset.from_list(rows),
+        rollout_func=Recording(rows, max_turns=2),
+    )
+    assert trainer.train().global_step == 2
+    assert_logged(trainer.state.log_history)
+    assert len(played) == 4 and set(played) <= {"answer", "length", "turn_limit"}
