@@ -236,11 +236,20 @@ def test_the_reward_function_reads_the_environments_or_replays_their_calls(
 
 
 def test_without_the_task_sets_services_a_task_runs_in_its_own_proven_world(tasks: list[Task]) -> None:
-    # The rows carry no service list: the session loads the task's own services, a smaller world than the
-    # task set's, which it accepts because the task's oracle solution passes there.
+    # Given the task alone, without the rows' service list, the session loads the task's own services, a
+    # smaller world than the task set's, which it accepts because the task's oracle solution passes there.
     own = TaskSession(tasks[0].model_dump_json())
     assert set(own.world.catalog.services) < set(SERVICES) and own.world.version != tasks[0].world_version
     exact = TaskSession(tasks[0], services=SERVICES)
     assert exact.world.version == tasks[0].world_version
     with pytest.raises(ValueError, match="made in world"):
         TaskSession(tasks[0], services=["crm"])
+
+
+def test_rows_carry_the_task_sets_services_and_the_environment_rebuilds_the_exact_world(
+    tasks: list[Task], rows: list[dict[str, Any]]
+) -> None:
+    assert all(row["services"] == sorted(SERVICES) for row in rows)
+    env = CompoWorldToolEnvironment()
+    env.reset(**rows[0])
+    assert env.session is not None and env.session.world.version == tasks[0].world_version

@@ -8,15 +8,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from compoworld.adapters.session import TaskSession
 from compoworld.cli import app
 from compoworld.export import DATA_SOURCE, export_rl, export_sft
 from compoworld.policies import OraclePolicy, RandomPolicy
 from compoworld.report import write_report
 from compoworld.rollout import RolloutConfig, run_rollouts
-from compoworld.taskset import read_tasks
+from compoworld.taskset import read_tasks, task_set_services
 from tests.agents_support import jsonl, make_tasks
 
 datasets = pytest.importorskip("datasets")
+yaml = pytest.importorskip("yaml")
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +68,18 @@ def test_rl_rows_for_trl_and_verl(runs: Path, tmp_path: Path) -> None:
     assert row["reward_model"]["style"] == "rule"
     assert json.loads(row["reward_model"]["ground_truth"])["criteria"]
     assert set(row["extra_info"]["tools_kwargs"]) == set(tasks[0].tools)
+    # Both carry the task set's services, so adapters rebuild each task's exact world from a row alone.
+    assert trl[0]["services"] == row["extra_info"]["services"] == task_set_services(tasks_file)
+    assert TaskSession(trl[0]["task"], services=trl[0]["services"]).world.version == tasks[0].world_version
     assert datasets.load_dataset(
         "parquet", data_files=str(tmp_path / "rl_verl.parquet"), split="train"
     ).num_rows == len(tasks)
+    # verl's tool config comes with its rows: every tool of the tasks, on the task file and the task set's world.
+    tool_config = yaml.safe_load((tmp_path / "verl_tools.yaml").read_text())
+    listed = {t["tool_schema"]["function"]["name"] for t in tool_config["tools"]}
+    assert listed == {name for t in tasks for name in t.tools}
+    assert {t["config"]["tasks_path"] for t in tool_config["tools"]} == {str(tasks_file.resolve())}
+    assert tool_config["tools"][0]["config"]["services"] == task_set_services(tasks_file)
     with pytest.raises(ValueError, match="trl or verl"):
         export_rl(tasks_file, tmp_path, "other")  # type: ignore[arg-type]
 

@@ -77,12 +77,13 @@ def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]
     """RL rows, one per task.
 
     ``trl``: ``prompt`` (system and user turns), ``task_id``, ``tools`` (JSON of
-    the task's tool schemas) and ``task`` (the whole task as JSON, so reward
-    functions and environments rebuild its criteria without the task file).
+    the task's tool schemas), ``task`` (the whole task as JSON, so reward
+    functions and environments rebuild its criteria without the task file) and
+    ``services`` (the catalog's services: the adapters rebuild the task's exact world).
 
     ``verl``: ``data_source``, ``agent_name`` (``tool_agent``), ``prompt``,
     ``ability``, ``reward_model`` (``{"style": "rule", "ground_truth": <task JSON>}``)
-    and ``extra_info`` (``index``, ``task_id``, ``need_tools_kwargs``, and
+    and ``extra_info`` (``index``, ``task_id``, ``services``, ``need_tools_kwargs``, and
     ``tools_kwargs`` giving each of the task's tools the task id to create its episode from).
 
     Args:
@@ -91,6 +92,7 @@ def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]
         fmt: ``trl`` or ``verl``.
     """
     rows = []
+    services = list(catalog.services)
     for task in tasks:
         prompt = initial_messages(task)
         task_json = task.model_dump_json()
@@ -101,6 +103,7 @@ def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]
                     "task_id": task.id,
                     "tools": _tools_json(task_tools(catalog, task.tools)),
                     "task": task_json,
+                    "services": services,
                 }
             )
         else:
@@ -113,6 +116,7 @@ def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]
                 "extra_info": {
                     "index": task.index,
                     "task_id": task.id,
+                    "services": services,
                     "need_tools_kwargs": True,
                     "tools_kwargs": {name: {"create_kwargs": {"task_id": task.id}} for name in task.tools},
                     "interaction_kwargs": {"name": DATA_SOURCE, "task_id": task.id},
@@ -185,9 +189,13 @@ def export_rl(
 ) -> dict[str, Any]:
     """Export a task set as RL rows for TRL or verl.
 
+    For verl it also writes ``verl_tools.yaml``, the tool config verl's
+    multi-turn rollout reads (``actor_rollout_ref.rollout.multi_turn.tool_config_path``):
+    every tool of the tasks, backed by :class:`compoworld.adapters.verl.CompoWorldTool`.
+
     Args:
         tasks_path: A ``tasks.jsonl`` file.
-        out: Output directory (``rl_trl.*`` or ``rl_verl.*``).
+        out: Output directory (``rl_trl.*``, or ``rl_verl.*`` and ``verl_tools.yaml``).
         fmt: ``trl`` or ``verl``.
         services: Services of the tasks' world (default: the task set's).
         parquet: Also write Parquet (verl reads Parquet).
@@ -198,6 +206,11 @@ def export_rl(
     if fmt not in ("trl", "verl"):
         raise ValueError(f"unknown RL format {fmt!r}; use trl or verl")
     tasks = read_tasks(tasks_path)
-    rows = rl_rows(tasks, Catalog.load(services or task_set_services(tasks_path)), fmt)
+    services = services or task_set_services(tasks_path)
+    rows = rl_rows(tasks, Catalog.load(services), fmt)
     paths = write_rows(rows, Path(out), f"rl_{fmt}", parquet=parquet)
+    if fmt == "verl":
+        from compoworld.adapters.verl import write_verl_tool_config
+
+        paths["tool_config"] = write_verl_tool_config(tasks_path, Path(out) / "verl_tools.yaml", services=services)
     return {"rows": len(rows), "files": {k: str(v) for k, v in paths.items()}}

@@ -2,6 +2,7 @@
 
 * :mod:`compoworld.adapters.session`: the core they share (one task, one episode, its rubric);
 * :mod:`compoworld.adapters.trl`: TRL's reward functions and ``environment_factory`` class;
+* :mod:`compoworld.adapters.trl_rollout`: a TRL ``rollout_func`` giving each task its own tools;
 * :mod:`compoworld.adapters.verl`: verl's ``compute_score``, batch reward and tool class;
 * :mod:`compoworld.adapters.gym`: a Gymnasium text environment.
 

@@ -80,7 +80,8 @@ class CompoWorldRolloutFunc:
     Args:
         tasks: The dataset's tasks (:class:`~compoworld.synthesis.Task`, their JSON,
             or TRL rows with a ``task`` column).
-        services: The services of the task set's world (default: each task's own).
+        services: The services of the task set's world (default: the rows' ``services``
+            column, else each task's own).
         max_turns: Most assistant turns per episode.
         tool_detail: How much of each tool's schema the prompt shows (``slim`` keeps
             types, enums and first sentences; ``full``; ``compact``).
@@ -111,9 +112,12 @@ class CompoWorldRolloutFunc:
         self.tool_detail: ToolDetail = tool_detail
         self.worlds = worlds or DEFAULT_WORLDS
         self.tasks: dict[str, Task] = {}
+        self.row_services: dict[str, list[str]] = {}
         for item in tasks:
             raw = item.get("task", item) if isinstance(item, Mapping) else item
             task = load_task(raw)
+            if isinstance(item, Mapping) and item.get("services"):
+                self.row_services[task.id] = list(item["services"])
             known = self.tasks.setdefault(task.instruction, task)
             if known.id != task.id:
                 raise ValueError(f"tasks {known.id} and {task.id} share an instruction; prompts cannot tell them apart")
@@ -134,7 +138,9 @@ class CompoWorldRolloutFunc:
 
     def start(self, prompt: Sequence[Mapping[str, Any]] | str, tokenizer: Any) -> RolloutEpisode:
         """A fresh episode of the prompt's task, its prompt rendered with the task's tools."""
-        session = TaskSession(self.task_for(prompt), services=self.services, worlds=self.worlds)
+        task = self.task_for(prompt)
+        services = self.services or self.row_services.get(task.id)
+        session = TaskSession(task, services=services, worlds=self.worlds)
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else [dict(m) for m in prompt]
         tools = session.tool_specs(self.tool_detail)
         ids = _render(tokenizer, messages, tools, add_generation_prompt=True)

@@ -23,7 +23,9 @@ Rows come from :func:`compoworld.export.rl_rows` with ``fmt="verl"``:
 * :func:`verl_tool_config` and :func:`write_verl_tool_config` write the
   ``tool_config_path`` YAML listing the task set's tools.
 
-verl needs GPUs and Ray in practice and is not a dependency: this module
+verl needs GPUs and Ray in practice and is not a dependency; verl 0.9.1 also
+pins ``transformers<5.11``, while TRL 1.16's tool-call parsing needs 5.13 or
+later, so the two cannot share one environment. This module
 subclasses verl's ``BaseTool`` and returns its ``ToolResponse`` when verl
 imports, and otherwise local classes with the same contract, against which
 the tests run. What is not exercised without verl: its own YAML loader
@@ -531,6 +533,7 @@ def write_verl_tool_config(
     config = verl_tool_config(
         tasks, Catalog.load(catalog_services), tasks_path=tasks_path, services=services, reward=reward
     )
+    config = json.loads(json.dumps(config))  # no shared objects, which YAML would write as anchors and aliases
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
