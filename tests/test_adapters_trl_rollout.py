@@ -130,6 +130,10 @@ def test_the_oracle_played_through_the_rollout_function_completes_every_task(
         reward = compoworld_reward(scheme, log_metrics=False)  # type: ignore[arg-type]
         got = reward(prompts, completions, compoworld_sessions=out["compoworld_sessions"], **columns)
         assert got == [1.0] * len(prompts)
+    metrics: dict[str, float] = {}
+    compoworld_reward()(prompts, completions, log_metric=metrics.__setitem__, **out, **columns)
+    assert metrics["compoworld/stop/answer"] == 1.0 and metrics["compoworld/stop/length"] == 0.0
+    assert metrics["compoworld/completion_rate"] == 1.0
 
 
 def test_the_completion_budget_and_the_turn_limit_end_episodes_early(

@@ -116,3 +116,5 @@ def test_grpo_trains_smollm2_with_the_rollout_function(rows: list[dict[str, Any]
     assert trainer.train().global_step == 2
     assert_logged(trainer.state.log_history)
     assert len(played) == 4 and set(played) <= {"answer", "length", "turn_limit"}
+    logged = [h for h in trainer.state.log_history if "loss" in h]
+    assert all(sum(h[f"compoworld/stop/{r}"] for r in ("answer", "length", "turn_limit")) == 1.0 for h in logged)

@@ -19,7 +19,8 @@ batch and gathers rewards after the call, so with several processes a group
 split between them is weighted on each share separately (with one process,
 as on a CPU, the whole group is visible). Per-criterion pass rates are logged
 through TRL's ``log_metric`` (``compoworld/pass_rate/<kind>``, completion rate,
-zero-variance group share), and :func:`criterion_rewards` gives one reward
+zero-variance group share, and with the rollout function the share of episodes
+ending in an answer, the length budget or the turn limit, ``compoworld/stop/<reason>``), and :func:`criterion_rewards` gives one reward
 function per criterion kind, which TRL logs as ``rewards/compoworld_<kind>/mean``
 (give them weight 0 to log without training on them).
 
@@ -219,6 +220,10 @@ class CompoWorldReward:
                     log_metric(f"compoworld/pass_rate/{k[5:]}", sum(values) / len(values))
             if groups:
                 log_metric("compoworld/zero_variance_group_share", zero_variance / groups)
+            stops = [s for s in kwargs.get("compoworld_stops") or [] if s is not None]
+            for reason in ("answer", "length", "turn_limit"):
+                if stops:
+                    log_metric(f"compoworld/stop/{reason}", stops.count(reason) / len(stops))
         if log_extra is not None:
             log_extra(
                 "compoworld_failed",
