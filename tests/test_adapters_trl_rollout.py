@@ -186,3 +186,30 @@ def test_a_template_that_cannot_render_tools_is_refused(tokenizer: Any, rows: li
     plain.chat_template = "{% for m in messages %}{{ m.content }}{% endfor %}"
     with pytest.raises(ValueError, match="does not render the tools"):
         CompoWorldRolloutFunc([r["task"] for r in rows]).start(rows[0]["prompt"], plain)
+
+
+def test_the_prepared_checkpoint_parses_its_own_tool_calls_back(tokenizer: Any) -> None:
+    # GRPOTrainer runs a model's tool calls only when tokenizer.parse_response can read them.
+    prompt = tokenizer.apply_chat_template(
+        [{"role": "user", "content": "hi"}], add_generation_prompt=True, tokenize=True, return_dict=False
+    )
+    call = '<tool_call>\n{"name": "crm__get_contact", "arguments": {"contact_id": "c_1"}}\n</tool_call><|im_end|>'
+    parsed = tokenizer.parse_response(tokenizer(call, add_special_tokens=False)["input_ids"], prefix=prompt)
+    assert parsed["tool_calls"] == [
+        {"type": "function", "function": {"name": "crm__get_contact", "arguments": {"contact_id": "c_1"}}}
+    ]
+    prose = tokenizer.parse_response(tokenizer("All done.<|im_end|>")["input_ids"], prefix=prompt)
+    assert prose == {"role": "assistant", "content": "All done."}
+
+
+def test_a_checkpoint_prepared_without_the_response_template_counts_as_stale(tmp_path: Path) -> None:
+    import json
+
+    from compoworld.hf import RESPONSE_TEMPLATE, _prepared
+
+    assert not _prepared(tmp_path)
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"eos_token": "<|im_end|>"}))
+    assert not _prepared(tmp_path), "an earlier checkpoint is rebuilt"
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"response_template": RESPONSE_TEMPLATE}))
+    assert _prepared(tmp_path)
