@@ -56,3 +56,11 @@ def test_check_passes_for_one_service() -> None:
     res = runner.invoke(app, ["check", "--service", "crm", "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["failures"] == []
+
+
+def test_error_messages_keep_square_brackets_that_rich_would_read_as_markup(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["demo", "--preset", "[a-z]+", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "'[a-z]+'" in res.output
+    missing = tmp_path / "[red]runs"
+    res = runner.invoke(app, ["score", str(missing)])
+    assert res.exit_code == 2 and "[red]runs" in res.output, res.output

@@ -6,7 +6,18 @@ from typing import Annotated
 
 import pytest
 
-from compoworld import Catalog, CatalogError, Ctx, Episode, Record, RuleViolation, SeedContext, Service, World
+from compoworld import (
+    Catalog,
+    CatalogError,
+    Ctx,
+    Episode,
+    Record,
+    RuleViolation,
+    SeedContext,
+    Service,
+    Transition,
+    World,
+)
 from compoworld.types import Cents, IdOf, Title
 
 LEDGER = Service("ledger", title="Ledger", category="test", modeled_on="nothing", description="Test service.")
@@ -247,3 +258,55 @@ def test_a_parameter_type_that_cannot_be_validated_fails_when_schemas_are_render
         catalog.render_schemas()
     res = Episode(World.build(catalog)).call("lazy_bad__takes_a_context", {"other": 1})
     assert not res.ok and res.error is not None and res.error.type == "internal_error"
+
+
+STAMPS = Service("stamps", title="Stamps", category="test", modeled_on="nothing", description="Guards that write.")
+
+
+class Parcel(Record):
+    """A parcel whose guard keeps a label and a revision."""
+
+    id: Annotated[str, IdOf("stamps.parcel")]
+    memo: Title
+    """What it holds."""
+    status: str = "open"
+    """open or sealed."""
+    label: str = ""
+    """Set by the guard: the memo in capitals."""
+    revision: int = 0
+    """Set by the guard: how many writes the parcel has had."""
+
+
+def _stamp(ctx: Ctx, new: Parcel, old: Parcel | None) -> None:
+    ctx.update(new, label=new.memo.upper(), revision=0 if old is None else old.revision + 1)
+
+
+STAMPS.resource(
+    Parcel,
+    name="parcel",
+    plural="parcels",
+    prefix="par",
+    create=("memo",),
+    update=("memo",),
+    transitions={"seal": Transition("status", ("open",), "sealed", "seal the parcel")},
+    guard_create=_stamp,
+    guard_update=_stamp,
+)
+
+
+@STAMPS.seeder
+def seed_stamps(s: SeedContext) -> None:
+    s.create(Parcel, memo="first")
+
+
+def test_standard_writes_return_the_record_as_their_guard_left_it() -> None:
+    ep = Episode(World.build(Catalog([STAMPS]), seed=0))
+    created = ep.call("stamps__create_parcel", {"memo": "books"})
+    assert created.ok, created
+    assert created.result["label"] == "BOOKS" and created.result["revision"] == 0
+    pid = created.result["id"]
+    updated = ep.call("stamps__update_parcel", {"parcel_id": pid, "memo": "maps"})
+    assert updated.ok and updated.result["label"] == "MAPS" and updated.result["revision"] == 1
+    sealed = ep.call("stamps__seal_parcel", {"parcel_id": pid})
+    assert sealed.ok and sealed.result["status"] == "sealed" and sealed.result["revision"] == 2
+    assert ep.call("stamps__get_parcel", {"parcel_id": pid}).result == sealed.result

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from compoworld.catalog import Catalog
@@ -59,7 +60,7 @@ def _world_model(
         )
         return make_world_model(config)
     except (ValidationError, ValueError, OSError) as exc:
-        err.print(f"[red]world model:[/red] {exc}")
+        err.print(f"[red]world model:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
 
 
@@ -67,7 +68,7 @@ def _load(services: list[str] | None = None, *, render_schemas: bool = False) ->
     try:
         return Catalog.load(services, render_schemas=render_schemas)
     except CatalogError as exc:
-        err.print(f"[red]catalog error:[/red] {exc}")
+        err.print(f"[red]catalog error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
 
 
@@ -169,7 +170,7 @@ def check(
         for tool, problems in sorted(by_tool.items()):
             err.print(f"[red]FAIL[/red] {tool}")
             for p in problems:
-                err.print(f"    {p}")
+                err.print(f"    {escape(str(p))}")
         console.print(
             f"{len({r.tool for r in results})} tools, {len(results)} checks, "
             f"[{'red' if failures else 'green'}]{len(failures)} failed[/]"
@@ -294,7 +295,7 @@ def synth(
                 rewriter=rewriter,
             )
         except (CatalogError, ValueError) as exc:
-            err.print(f"[red]synth failed:[/red] {exc}")
+            err.print(f"[red]synth failed:[/red] {escape(str(exc))}")
             raise typer.Exit(2) from exc
     console.print(f"kept {stats['kept']} of {tasks} tasks in {out}/tasks.jsonl; stats in {out}/stats.json")
     console.print(f"rejected: {stats['rejected']}")
@@ -313,10 +314,10 @@ def verify(
     try:
         checked, failures = verify_file(path, service)
     except (OSError, ValueError, CatalogError) as exc:
-        err.print(f"[red]cannot verify {path}:[/red] {exc}")
+        err.print(f"[red]cannot verify {path}:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     for f in failures:
-        err.print(f"[red]FAIL[/red] {f.task_id}: {f.reason}")
+        err.print(f"[red]FAIL[/red] {f.task_id}: {escape(f.reason)}")
     console.print(f"{checked} tasks, {len(failures)} failed")
     if failures:
         raise typer.Exit(1)
@@ -365,7 +366,7 @@ def graph_export(
     from compoworld.graph import ToolGraph
 
     if fmt not in ("json", "graphml"):
-        err.print(f"[red]unknown format[/red] {fmt!r}: use json or graphml")
+        err.print(f"[red]unknown format[/red] {escape(repr(fmt))}: use json or graphml")
         raise typer.Exit(2)
     graph = ToolGraph.build(_load())
     written = graph.export(path, "json" if fmt == "json" else "graphml")
@@ -443,7 +444,7 @@ def tour(seed: SeedOpt = 0) -> None:
     try:
         run_demo(console, seed=seed)
     except DemoError as exc:
-        err.print(f"[red]demo failed:[/red] {exc}")
+        err.print(f"[red]demo failed:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from exc
 
 
@@ -470,12 +471,12 @@ def _serve(run: Any, **kwargs: Any) -> None:
     try:
         run(**kwargs)
     except StartError as exc:
-        err.print(f"[red]cannot serve:[/red] {exc}")
+        err.print(f"[red]cannot serve:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in {"mcp", "mcp_types", "fastapi", "starlette", "uvicorn"}:
             raise
-        err.print(f"[red]serving needs the package's serve extra[/red] (mcp, fastapi, uvicorn): {exc}")
+        err.print(f"[red]serving needs the package's serve extra[/red] (mcp, fastapi, uvicorn): {escape(str(exc))}")
         raise typer.Exit(2) from exc
     except KeyboardInterrupt:
         pass

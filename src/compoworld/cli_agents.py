@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 __all__ = ["register"]
 
@@ -59,7 +60,7 @@ def rollout(
             workers=workers,
         )
     except (ValueError, FileNotFoundError, ImportError) as exc:
-        err.print(f"[red]cannot make policy {policy!r}:[/red] {exc}")
+        err.print(f"[red]cannot make policy {escape(repr(policy))}:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     config = RolloutConfig(
         group_size=group_size, concurrency=concurrency, max_turns=max_turns, turn_timeout_s=turn_timeout, seed=seed
@@ -78,7 +79,7 @@ def rollout(
                 on_start=lambda total, done: bar.update(job, total=total, completed=done),
             )
         except (ValueError, FileNotFoundError) as exc:
-            err.print(f"[red]rollout failed:[/red] {exc}")
+            err.print(f"[red]rollout failed:[/red] {escape(str(exc))}")
             raise typer.Exit(2) from exc
     console.print(
         f"{result.done_now} new trajectories ({result.done_before} already there, {result.total} in all) "
@@ -86,7 +87,7 @@ def rollout(
     )
     if result.failures:
         for task_id, r, why in result.failures[:5]:
-            err.print(f"[red]not run[/red] {task_id} #{r}: {why}")
+            err.print(f"[red]not run[/red] {task_id} #{r}: {escape(str(why))}")
         err.print(f"[red]{len(result.failures)} episodes could not run; run the same command again to retry them[/red]")
         raise typer.Exit(1)
     if not result.complete:
@@ -121,7 +122,7 @@ def score(
         )
         summary = score_run(run, config, out)
     except (ValueError, FileNotFoundError) as exc:
-        err.print(f"[red]score failed:[/red] {exc}")
+        err.print(f"[red]score failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     if not per_criterion:
         summary.pop("per_criterion")
@@ -146,12 +147,12 @@ def export_sft_cmd(
     from compoworld.export import export_sft
 
     if tools not in ("full", "compact", "slim"):
-        err.print(f"[red]--tools must be full, compact or slim, not {tools!r}[/red]")
+        err.print(f"[red]--tools must be full, compact or slim, not {escape(repr(tools))}[/red]")
         raise typer.Exit(2)
     try:
         info = export_sft(runs, out, parquet=parquet, tool_detail=tools)  # type: ignore[arg-type]  # checked above
     except (ValueError, FileNotFoundError, ImportError) as exc:
-        err.print(f"[red]export failed:[/red] {exc}")
+        err.print(f"[red]export failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     console.print(
         f"{info['rows']} SFT rows from {info['successful']} successful of {info['trajectories']} trajectories: "
@@ -172,7 +173,7 @@ def export_rl_cmd(
     try:
         info = export_rl(tasks, out, fmt, parquet=parquet)  # type: ignore[arg-type]  # checked by export_rl
     except (ValueError, FileNotFoundError, ImportError) as exc:
-        err.print(f"[red]export failed:[/red] {exc}")
+        err.print(f"[red]export failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     console.print(f"{info['rows']} {fmt} rows: " + ", ".join(info["files"].values()))
 
@@ -187,7 +188,7 @@ def report(
     try:
         paths = write_report(runs, out)
     except (ValueError, FileNotFoundError, ImportError) as exc:
-        err.print(f"[red]report failed:[/red] {exc}")
+        err.print(f"[red]report failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     console.print("report: " + ", ".join(str(p) for p in paths))
 
@@ -205,12 +206,12 @@ def demo(
     from compoworld.pipeline import PRESETS, run_main_job
 
     if preset not in PRESETS:
-        err.print(f"[red]unknown preset {preset!r}[/red]; use one of {', '.join(PRESETS)}")
+        err.print(f"[red]unknown preset {escape(repr(preset))}[/red]; use one of {', '.join(PRESETS)}")
         raise typer.Exit(2)
     try:
         run_main_job(out, PRESETS[preset], console=console, smollm2=smollm2)
     except (RuntimeError, ValueError, FileNotFoundError, ImportError) as exc:
-        err.print(f"[red]demo failed:[/red] {exc}")
+        err.print(f"[red]demo failed:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from exc
 
 

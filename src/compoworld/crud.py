@@ -103,6 +103,11 @@ def _check_spec(spec: ResourceSpec[Any]) -> None:
         raise CatalogError(f"{spec.qualified}: generated fields {sorted(bad)} cannot be set by callers")
 
 
+def _as_now(ctx: Ctx, model: type[Record], rec: Record) -> Record:
+    """The record as the call leaves it: a guard may have written to it after the tool's own write."""
+    return ctx.find(model, rec.id) or rec
+
+
 def _create_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool:
     model = spec.model
     generated = {n for n, _ in generated_fields(model)} | {"id"}
@@ -117,6 +122,7 @@ def _create_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
         rec: Record = ctx.create(model, **kwargs)
         if guard is not None:
             guard(ctx, rec, None)
+            return _as_now(ctx, model, rec)
         return rec
 
     return build_tool(
@@ -242,6 +248,7 @@ def _update_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
         new: Record = ctx.update(rec, **changes)
         if guard is not None:
             guard(ctx, new, rec)
+            return _as_now(ctx, model, new)
         return new
 
     return build_tool(
@@ -310,6 +317,7 @@ def _transition_tool(spec: ResourceSpec[Any], verb: str, tr: Transition, id_reso
         new: Record = ctx.update(rec, **{tr.field: tr.target})
         if guard is not None:
             guard(ctx, new, rec)
+            return _as_now(ctx, model, new)
         return new
 
     description = tr.description or (
