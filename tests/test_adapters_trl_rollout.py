@@ -8,7 +8,6 @@ checked exactly; tests/test_trl_grpo.py runs it inside GRPOTrainer with SmolLM2.
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,10 +16,10 @@ from compoworld.adapters.trl import compoworld_reward
 from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
 from compoworld.catalog import Catalog
 from compoworld.export import rl_rows
-from compoworld.policies import oracle_message
 from compoworld.synthesis import Task
 from compoworld.taskset import read_tasks
 from tests.agents_support import SERVICES, make_tasks, require_training_stack
+from tests.oracle_model import OracleModel, trainer_for
 
 
 @pytest.fixture(scope="module")
@@ -41,59 +40,6 @@ def tasks(tmp_path_factory: pytest.TempPathFactory) -> list[Task]:
 @pytest.fixture(scope="module")
 def rows(tasks: list[Task]) -> list[dict[str, Any]]:
     return rl_rows(tasks, Catalog.load(SERVICES), "trl")
-
-
-class OracleModel:
-    """Generates the oracle's next turn as Hermes text, found from the instruction and the turns so far."""
-
-    def __init__(self, tokenizer: Any, tasks: list[Task], *, suffix: str = "<|im_end|>") -> None:
-        import torch
-
-        self.torch = torch
-        self.tok = tokenizer
-        self.tasks = tasks
-        self.suffix = suffix
-        self.training = True
-        self.weight = torch.zeros(1)
-        self.calls = 0
-
-    def parameters(self) -> Any:
-        yield self.weight
-
-    def eval(self) -> OracleModel:
-        self.training = False
-        return self
-
-    def train(self, mode: bool = True) -> OracleModel:
-        self.training = mode
-        return self
-
-    def generate(self, input_ids: Any, attention_mask: Any, generation_config: Any) -> Any:
-        assert not self.training, "generation runs in eval mode"
-        self.calls += 1
-        rows = []
-        for ids, mask in zip(input_ids, attention_mask, strict=True):
-            text = self.tok.decode(ids[mask.bool()])
-            task = next(t for t in self.tasks if t.instruction in text)
-            turn = text.count("<|im_start|>assistant") - 1
-            content = str(oracle_message(task, turn, hermes=True)["content"]) + self.suffix
-            new = self.tok(content, add_special_tokens=False)["input_ids"][: generation_config.max_new_tokens]
-            rows.append(ids.tolist() + new)
-        width = max(len(r) for r in rows)
-        return self.torch.tensor([r + [self.tok.pad_token_id] * (width - len(r)) for r in rows])
-
-
-def trainer_for(tokenizer: Any, model: OracleModel, budget: int) -> Any:
-    from transformers import GenerationConfig
-
-    return SimpleNamespace(
-        processing_class=tokenizer,
-        model=model,
-        generation_config=GenerationConfig(max_new_tokens=budget, do_sample=False),
-        max_completion_length=budget,
-        eos_token_ids=[tokenizer.convert_tokens_to_ids("<|im_end|>")],
-        accelerator=SimpleNamespace(unwrap_model=lambda m: m),
-    )
 
 
 def spans(mask: list[int]) -> int:
