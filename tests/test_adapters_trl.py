@@ -32,7 +32,7 @@ def tasks(tmp_path_factory: pytest.TempPathFactory) -> list[Task]:
 
 @pytest.fixture(scope="module")
 def rows(tasks: list[Task]) -> list[dict[str, Any]]:
-    return rl_rows(tasks, Catalog.load(SERVICES), "trl")
+    return rl_rows(tasks, Catalog.load(SERVICES), "trl", services=sorted(SERVICES))
 
 
 def oracle_completion(task: Task, *, hermes: bool = False) -> list[dict[str, Any]]:

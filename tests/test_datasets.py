@@ -84,6 +84,23 @@ def test_rl_rows_for_trl_and_verl(runs: Path, tmp_path: Path) -> None:
         export_rl(tasks_file, tmp_path, "other")  # type: ignore[arg-type]
 
 
+def test_rl_rows_of_a_task_file_without_stats_leave_the_services_to_each_task(runs: Path, tmp_path: Path) -> None:
+    # A task file copied away from its stats.json: its world is unknown, so the rows name no services and the
+    # adapters fall back to each task's own services, where its solution is proven.
+    alone = tmp_path / "alone" / "tasks.jsonl"
+    alone.parent.mkdir()
+    alone.write_text((runs / "tasks" / "tasks.jsonl").read_text())
+    export_rl(alone, tmp_path / "out", "trl")
+    export_rl(alone, tmp_path / "out", "verl")
+    trl = jsonl(tmp_path / "out" / "rl_trl.jsonl")
+    verl = jsonl(tmp_path / "out" / "rl_verl.jsonl")
+    assert {r["services"] for r in trl} == {None} and {r["extra_info"]["services"] for r in verl} == {None}
+    tool_config = yaml.safe_load((tmp_path / "out" / "verl_tools.yaml").read_text())
+    assert {t["config"]["services"] for t in tool_config["tools"]} == {None}
+    for row, task in zip(trl, read_tasks(alone), strict=True):
+        assert TaskSession(row["task"], services=row["services"]).task.id == task.id
+
+
 def test_score_command_prints_the_summary_of_a_grouped_run(runs: Path) -> None:
     res = CliRunner().invoke(app, ["score", str(runs / "runs" / "random"), "--scheme", "completion_focused", "--json"])
     assert res.exit_code == 0, res.output

@@ -73,13 +73,16 @@ def sft_rows(
     return rows
 
 
-def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]) -> list[dict[str, Any]]:
+def rl_rows(
+    tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"], *, services: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     """RL rows, one per task.
 
     ``trl``: ``prompt`` (system and user turns), ``task_id``, ``tools`` (JSON of
     the task's tool schemas), ``task`` (the whole task as JSON, so reward
     functions and environments rebuild its criteria without the task file) and
-    ``services`` (the catalog's services: the adapters rebuild the task's exact world).
+    ``services`` (the task set's services, so the adapters rebuild each task's
+    exact world; None when unknown, and the adapters use each task's own).
 
     ``verl``: ``data_source``, ``agent_name`` (``tool_agent``), ``prompt``,
     ``ability``, ``reward_model`` (``{"style": "rule", "ground_truth": <task JSON>}``)
@@ -90,9 +93,10 @@ def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]
         tasks: The tasks.
         catalog: The catalog of their world.
         fmt: ``trl`` or ``verl``.
+        services: The services the tasks were synthesized over (their ``stats.json``'s), if known.
     """
     rows = []
-    services = list(catalog.services)
+    known = list(services) if services else None
     for task in tasks:
         prompt = initial_messages(task)
         task_json = task.model_dump_json()
@@ -103,7 +107,7 @@ def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]
                     "task_id": task.id,
                     "tools": _tools_json(task_tools(catalog, task.tools)),
                     "task": task_json,
-                    "services": services,
+                    "services": known,
                 }
             )
         else:
@@ -116,7 +120,7 @@ def rl_rows(tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"]
                 "extra_info": {
                     "index": task.index,
                     "task_id": task.id,
-                    "services": services,
+                    "services": known,
                     "need_tools_kwargs": True,
                     "tools_kwargs": {name: {"create_kwargs": {"task_id": task.id}} for name in task.tools},
                     "interaction_kwargs": {"name": DATA_SOURCE, "task_id": task.id},
@@ -207,10 +211,13 @@ def export_rl(
         raise ValueError(f"unknown RL format {fmt!r}; use trl or verl")
     tasks = read_tasks(tasks_path)
     services = services or task_set_services(tasks_path)
-    rows = rl_rows(tasks, Catalog.load(services), fmt)
+    catalog = Catalog.load(services)
+    rows = rl_rows(tasks, catalog, fmt, services=services)
     paths = write_rows(rows, Path(out), f"rl_{fmt}", parquet=parquet)
     if fmt == "verl":
         from compoworld.adapters.verl import write_verl_tool_config
 
-        paths["tool_config"] = write_verl_tool_config(tasks_path, Path(out) / "verl_tools.yaml", services=services)
+        paths["tool_config"] = write_verl_tool_config(
+            tasks_path, Path(out) / "verl_tools.yaml", services=services, catalog=catalog
+        )
     return {"rows": len(rows), "files": {k: str(v) for k, v in paths.items()}}

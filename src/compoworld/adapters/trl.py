@@ -131,17 +131,18 @@ def _verdicts(
     out: list[list[VerdictRecord] | None] = []
     keys: list[str] = []
     for i, completion in enumerate(completions):
-        env = envs[i]
+        env, rolled = envs[i], played[i]
         session = env.session if isinstance(env, CompoWorldToolEnvironment) else None
-        if isinstance(played[i], TaskSession):  # played by CompoWorldRolloutFunc: its episode is as it ended
-            session = played[i]
-            answer: str | None = session.answer or ""
-        else:
-            answer = None
+        if isinstance(rolled, TaskSession):  # played by CompoWorldRolloutFunc: its episode is as it ended
+            session = rolled
         task_json = tasks[i]
         if session is not None and (task_json is None or load_task(task_json).id == session.task.id):
-            if answer is None:
-                answer = session.answer if session.answer is not None else _final_prose(_messages(completion))
+            if session.answer is not None:
+                answer = session.answer
+            elif session is rolled:  # its completion text mixes turns and tool results: no answer in it
+                answer = ""
+            else:
+                answer = _final_prose(_messages(completion))
             out.append(session.verdicts(answer))
             keys.append(str(ids[i] or session.task.id))
             continue
@@ -221,8 +222,8 @@ class CompoWorldReward:
             if groups:
                 log_metric("compoworld/zero_variance_group_share", zero_variance / groups)
             stops = [s for s in kwargs.get("compoworld_stops") or [] if s is not None]
-            for reason in ("answer", "length", "turn_limit"):
-                if stops:
+            if stops:
+                for reason in ("answer", "length", "turn_limit"):
                     log_metric(f"compoworld/stop/{reason}", stops.count(reason) / len(stops))
         if log_extra is not None:
             log_extra(

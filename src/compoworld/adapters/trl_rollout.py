@@ -46,7 +46,6 @@ class RolloutEpisode:
 
     Attributes:
         session: The task's episode.
-        messages: The conversation so far (prompt, assistant turns, tool results).
         tools: The task's tools in the OpenAI format, as rendered in the prompt.
         prompt_ids: The rendered prompt's tokens.
         completion_ids: The model's tokens and the tool results' tokens after the prompt.
@@ -56,7 +55,6 @@ class RolloutEpisode:
     """
 
     session: TaskSession
-    messages: list[dict[str, Any]]
     tools: list[dict[str, Any]]
     prompt_ids: list[int]
     completion_ids: list[int] = field(default_factory=list)
@@ -151,7 +149,7 @@ class CompoWorldRolloutFunc:
                 f"the chat template does not render the tools ({', '.join(missing[:3])} missing): use a tool-aware "
                 "template, e.g. the one compoworld.hf.prepare_smollm2 stores (compoworld.hf.TOOL_CHAT_TEMPLATE)"
             )
-        return RolloutEpisode(session, messages, tools, ids)
+        return RolloutEpisode(session, tools, ids)
 
     def __call__(self, prompts: Sequence[Any], trainer: Any) -> dict[str, Any]:
         """Play one episode per prompt with the trainer's model.
@@ -201,10 +199,8 @@ class CompoWorldRolloutFunc:
         episode.completion_ids += new
         episode.env_mask += [1] * len(new)
         text = tokenizer.decode([t for t in new if t not in eos], skip_special_tokens=False)
-        message = {"role": "assistant", "content": text}
-        outcome = take_turn(episode.session, message, episode.turns)
+        outcome = take_turn(episode.session, {"role": "assistant", "content": text}, episode.turns)
         episode.turns += 1
-        episode.messages.append(message)
         if outcome.answer is not None:
             episode.stop = "answer" if ended else "length"
             return False
@@ -219,7 +215,6 @@ class CompoWorldRolloutFunc:
         if len(episode.completion_ids) + len(suffix) >= budget:
             episode.stop = "length"
             return False
-        episode.messages += results
         episode.completion_ids += suffix
         episode.env_mask += [0] * len(suffix)
         return True

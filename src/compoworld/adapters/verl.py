@@ -515,6 +515,7 @@ def write_verl_tool_config(
     *,
     services: Sequence[str] | None = None,
     reward: RewardConfig | None = None,
+    catalog: Catalog | None = None,
 ) -> Path:
     """Write the verl tool YAML for a task file.
 
@@ -523,6 +524,7 @@ def write_verl_tool_config(
         out: The YAML file to write.
         services: The task set's services (default: its ``stats.json``'s; else each task's own).
         reward: The scheme of :meth:`CompoWorldTool.calc_reward`.
+        catalog: A loaded catalog holding the tasks' tools (default: loaded here).
 
     Returns:
         The written path (YAML when PyYAML is installed, else JSON, which YAML reads too).
@@ -531,7 +533,7 @@ def write_verl_tool_config(
     services = list(services) if services else task_set_services(tasks_path)
     catalog_services = services or sorted({s for t in tasks for s in task_services(t)})
     config = verl_tool_config(
-        tasks, Catalog.load(catalog_services), tasks_path=tasks_path, services=services, reward=reward
+        tasks, catalog or Catalog.load(catalog_services), tasks_path=tasks_path, services=services, reward=reward
     )
     config = json.loads(json.dumps(config))  # no shared objects, which YAML would write as anchors and aliases
     path = Path(out)
