@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from compoworld.policies import oracle_message
-from compoworld.synthesis import SynthConfig, Task
-from compoworld.taskset import read_tasks, synthesize
+from compoworld.agents.policies import oracle_message
+from compoworld.tasks.synthesis import SynthConfig
+from compoworld.tasks.task import Task
+from compoworld.tasks.taskset import read_tasks, synthesize
 
 __all__ = ["SERVICES", "TRAINING_STACK", "jsonl", "make_tasks", "oracle_responder", "require_training_stack"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from compoworld.policies import oracle_message
-from compoworld.synthesis import Task
+from compoworld.agents.policies import oracle_message
+from compoworld.tasks.task import Task
 
 __all__ = ["OracleModel", "trainer_for"]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compoworld.synthesis import SynthConfig, Task
-from compoworld.taskset import read_tasks, synthesize
-from compoworld.walk import WalkConfig
+from compoworld.tasks.synthesis import SynthConfig
+from compoworld.tasks.task import Task
+from compoworld.tasks.taskset import read_tasks, synthesize
+from compoworld.tasks.walk import WalkConfig
 
 __all__ = ["SERVICES", "make_task_set"]
 

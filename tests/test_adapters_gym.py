@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from compoworld.adapters.gym import GYMNASIUM_AVAILABLE, CompoWorldEnv, register_env
-from compoworld.chat import render_hermes_call
-from compoworld.rewards import RewardConfig
-from compoworld.synthesis import Task, task_answer
-from compoworld.taskset import read_tasks
+from compoworld.agents.chat import render_hermes_call
+from compoworld.tasks.rewards import RewardConfig
+from compoworld.tasks.task import Task, task_answer
+from compoworld.tasks.taskset import read_tasks
 from tests.agents_support import make_tasks
 
 

@@ -9,19 +9,19 @@ from typing import Any
 
 import pytest
 
-from compoworld.adapters.session import TaskSession, replay_messages, score_batch
+from compoworld.adapters.common import TaskSession, replay_messages, score_batch
 from compoworld.adapters.trl import (
     CompoWorldEnvironment,
     CompoWorldToolEnvironment,
     compoworld_reward,
     criterion_rewards,
 )
-from compoworld.catalog import Catalog
-from compoworld.export import rl_rows
-from compoworld.policies import oracle_message
-from compoworld.rewards import RewardConfig, group_rewards
-from compoworld.synthesis import Task, task_answer
-from compoworld.taskset import read_tasks
+from compoworld.agents.policies import oracle_message
+from compoworld.engine.catalog import Catalog
+from compoworld.tasks.rewards import RewardConfig, group_rewards
+from compoworld.tasks.task import Task, task_answer
+from compoworld.tasks.taskset import read_tasks
+from compoworld.train.export import rl_rows
 from tests.agents_support import SERVICES, make_tasks
 
 

@@ -14,10 +14,10 @@ import pytest
 
 from compoworld.adapters.trl import compoworld_reward
 from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
-from compoworld.catalog import Catalog
-from compoworld.export import rl_rows
-from compoworld.synthesis import Task
-from compoworld.taskset import read_tasks
+from compoworld.engine.catalog import Catalog
+from compoworld.tasks.task import Task
+from compoworld.tasks.taskset import read_tasks
+from compoworld.train.export import rl_rows
 from tests.agents_support import SERVICES, make_tasks, require_training_stack
 from tests.oracle_model import OracleModel, trainer_for
 
@@ -27,7 +27,7 @@ def tokenizer() -> Any:
     require_training_stack()
     from transformers import AutoTokenizer
 
-    from compoworld.hf import prepare_smollm2
+    from compoworld.agents.hf import prepare_smollm2
 
     return AutoTokenizer.from_pretrained(prepare_smollm2())
 
@@ -151,7 +151,7 @@ def test_the_prepared_checkpoint_parses_its_own_tool_calls_back(tokenizer: Any) 
 def test_a_checkpoint_prepared_without_the_response_template_counts_as_stale(tmp_path: Path) -> None:
     import json
 
-    from compoworld.hf import RESPONSE_TEMPLATE, _prepared
+    from compoworld.agents.hf import RESPONSE_TEMPLATE, _prepared
 
     assert not _prepared(tmp_path)
     (tmp_path / "config.json").write_text("{}")

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 from compoworld.adapters import verl as adapter
-from compoworld.adapters.session import TaskSession, messages_from_text, replay_messages
-from compoworld.catalog import Catalog
-from compoworld.chat import render_hermes_call
-from compoworld.export import rl_rows
-from compoworld.rewards import RewardConfig, group_rewards
-from compoworld.synthesis import Task, task_answer
-from compoworld.taskset import read_tasks
+from compoworld.adapters.common import TaskSession, messages_from_text, replay_messages
+from compoworld.agents.chat import render_hermes_call
+from compoworld.engine.catalog import Catalog
+from compoworld.tasks.rewards import RewardConfig, group_rewards
+from compoworld.tasks.task import Task, task_answer
+from compoworld.tasks.taskset import read_tasks
+from compoworld.train.export import rl_rows
 from tests.agents_support import SERVICES, make_tasks
 
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from compoworld.policies import OpenAIPolicy, OraclePolicy, RandomPolicy
-from compoworld.rewards import RewardConfig
-from compoworld.rollout import RolloutConfig, load_task_worlds, read_trajectories, run_episode, run_rollouts
-from compoworld.scoring import score_run
-from compoworld.taskset import read_tasks
-from compoworld.testing import ScriptedChatServer
+from compoworld.agents.policies import OpenAIPolicy, OraclePolicy, RandomPolicy
+from compoworld.agents.rollout import RolloutConfig, load_task_worlds, read_trajectories, run_episode, run_rollouts
+from compoworld.devtools.testing import ScriptedChatServer
+from compoworld.tasks.rewards import RewardConfig
+from compoworld.tasks.taskset import read_tasks
+from compoworld.train.scoring import score_run
 from tests.agents_support import jsonl, make_tasks, oracle_responder
 
 

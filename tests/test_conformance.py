@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from compoworld import Catalog, World
-from compoworld.conformance import ValuePool, check_tool
-from compoworld.registry import registered
+from compoworld.devtools.conformance import check_tool
+from compoworld.engine.registration import registered
+from compoworld.tasks.arguments import ValuePool
 
 _CATALOG = Catalog.load(render_schemas=True)
 _TOOLS = sorted(_CATALOG.tools)

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from compoworld.adapters.session import TaskSession
+from compoworld.adapters.common import TaskSession
+from compoworld.agents.policies import OraclePolicy, RandomPolicy
+from compoworld.agents.rollout import RolloutConfig, run_rollouts
 from compoworld.cli import app
-from compoworld.export import DATA_SOURCE, export_rl, export_sft
-from compoworld.policies import OraclePolicy, RandomPolicy
-from compoworld.report import write_report
-from compoworld.rollout import RolloutConfig, run_rollouts
-from compoworld.taskset import read_tasks, task_set_services
+from compoworld.tasks.taskset import read_tasks, task_set_services
+from compoworld.train.export import DATA_SOURCE, export_rl, export_sft
+from compoworld.train.report import write_report
 from tests.agents_support import jsonl, make_tasks
 
 datasets = pytest.importorskip("datasets")

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from compoworld.demo import run_demo
+from compoworld.devtools.tour import run_demo
 
 
 def test_the_demo_episode_succeeds_and_writes_to_six_services() -> None:

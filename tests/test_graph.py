@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from compoworld import Catalog
-from compoworld.graph import ToolGraph, input_ports, output_ports
+from compoworld.tasks.graph import ToolGraph, input_ports, output_ports
 
 
 @pytest.fixture(scope="module")

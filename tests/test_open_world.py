@@ -8,13 +8,13 @@ import subprocess
 import sys
 
 from compoworld import Catalog, Episode, World
-from compoworld.conformance import ValuePool, find_valid_arguments
-from compoworld.worldmodel import Recording, ReplayWorldModel
+from compoworld.engine.openworld import Recording, ReplayWorldModel
+from compoworld.tasks.arguments import ValuePool, find_valid_arguments
 
 _SCRIPT = """
 import json
 from compoworld import Catalog, World, Episode
-from compoworld.conformance import ValuePool, find_valid_arguments
+from compoworld.tasks.arguments import ValuePool, find_valid_arguments
 world = World.build(Catalog.load(), seed=4)
 pool = ValuePool.from_world(world)
 out = {}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from compoworld.pipeline import MainJobConfig, run_main_job
+from compoworld.train.pipeline import MainJobConfig, run_main_job
 from tests.agents_support import SERVICES, jsonl
 
 pytest.importorskip("datasets")

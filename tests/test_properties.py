@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compoworld import Episode, World
-from compoworld.conformance import ValuePool, find_valid_arguments
+from compoworld.tasks.arguments import ValuePool, find_valid_arguments
 
 _VALID: dict[int, list[tuple[str, dict[str, Any]]]] = {}
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compoworld.rewards import RewardConfig, advantages, gate, group_rewards, weights_for
+from compoworld.tasks.rewards import RewardConfig, advantages, gate, group_rewards, weights_for
 
 CHAIN = [[], [0], [1]]
 """Three criteria in a chain: c1 needs c0, c2 needs c1."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from compoworld import Catalog, World
-from compoworld.rewrite import InstructionRewriter, stated_values
-from compoworld.synthesis import Synthesizer, Task
-from compoworld.testing import ScriptedChatServer
+from compoworld.agents.rewrite import InstructionRewriter, stated_values
+from compoworld.devtools.testing import ScriptedChatServer
+from compoworld.tasks.synthesis import Synthesizer
+from compoworld.tasks.task import Task
 
 
 @pytest.fixture(scope="module")

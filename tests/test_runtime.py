@@ -18,7 +18,7 @@ from compoworld import (
     Transition,
     World,
 )
-from compoworld.types import Cents, IdOf, Title
+from compoworld.engine.types import Cents, IdOf, Title
 
 LEDGER = Service("ledger", title="Ledger", category="test", modeled_on="nothing", description="Test service.")
 

@@ -17,7 +17,7 @@ from compoworld.cli import app as cli_app
 from compoworld.serve import InsecureBind, ServeBackend, ServeLimits, SessionManager, check_bind
 from compoworld.serve.http_server import create_app
 from compoworld.serve.sessions import SUBMIT_TOOL, TASK_TOOLS
-from compoworld.synthesis import Task, task_answer
+from compoworld.tasks.task import Task, task_answer
 from tests.serve_support import SERVICES, make_task_set
 
 

@@ -17,7 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 from compoworld import Catalog
 from compoworld.serve.bench import ServerProcess
 from compoworld.serve.sessions import INSTRUCTION_TOOL, SUBMIT_TOOL
-from compoworld.synthesis import Task, task_answer
+from compoworld.tasks.task import Task, task_answer
 from tests.serve_support import SERVICES, make_task_set
 
 pytestmark = pytest.mark.slow  # every test starts a server process

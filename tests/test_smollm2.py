@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from compoworld.export import export_sft
-from compoworld.policies import OraclePolicy
-from compoworld.rewards import RewardConfig
-from compoworld.rollout import RolloutConfig, read_trajectories, run_rollouts
-from compoworld.scoring import score_run
+from compoworld.agents.policies import OraclePolicy
+from compoworld.agents.rollout import RolloutConfig, read_trajectories, run_rollouts
+from compoworld.tasks.rewards import RewardConfig
+from compoworld.train.export import export_sft
+from compoworld.train.scoring import score_run
 from tests.agents_support import make_tasks, require_training_stack
 
 pytestmark = pytest.mark.slow
@@ -29,7 +29,7 @@ def tasks(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_smollm2_runs_offline_as_a_policy_and_its_trajectories_are_scored(tasks: Path, tmp_path: Path) -> None:
-    from compoworld.hf import TransformersPolicy
+    from compoworld.agents.hf import TransformersPolicy
 
     policy = TransformersPolicy(workers=1, max_new_tokens=48, temperature=0.7)
     result = run_rollouts(tasks, policy, tmp_path / "smol", RolloutConfig(max_turns=2, concurrency=1))
@@ -50,7 +50,7 @@ def test_trl_sft_trainer_steps_on_the_sft_export(tasks: Path, tmp_path: Path) ->
     import datasets
     from trl import SFTConfig, SFTTrainer
 
-    from compoworld.hf import prepare_smollm2
+    from compoworld.agents.hf import prepare_smollm2
 
     run_rollouts(tasks, OraclePolicy(), tmp_path / "oracle", RolloutConfig())
     info = export_sft([tmp_path / "oracle"], tmp_path / "data", tool_detail="slim")

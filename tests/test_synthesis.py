@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from compoworld import Catalog, Episode, World
-from compoworld.criteria import StateCriterion, TransitionCriterion, check_criteria
-from compoworld.synthesis import SynthConfig, Synthesizer, Task, task_answer, validate_task
-from compoworld.walk import Provenance, Step, Walk
+from compoworld.tasks.criteria import StateCriterion, TransitionCriterion, check_criteria
+from compoworld.tasks.synthesis import SynthConfig, Synthesizer, validate_task
+from compoworld.tasks.task import Task, task_answer
+from compoworld.tasks.walk import Provenance, Step, Walk
 
 SERVICES = ["crm", "mail", "invoicing", "payments", "calendar", "chat", "shop", "shipping", "helpdesk", "hr"]
 SERVICE_ARGS = [a for s in SERVICES for a in ("--service", s)]

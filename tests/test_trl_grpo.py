@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from compoworld.adapters.session import load_task
+from compoworld.adapters.common import load_task
 from compoworld.adapters.trl import CompoWorldToolEnvironment, compoworld_reward, criterion_rewards
 from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
-from compoworld.catalog import Catalog
-from compoworld.export import rl_rows
-from compoworld.taskset import read_tasks
+from compoworld.engine.catalog import Catalog
+from compoworld.tasks.taskset import read_tasks
+from compoworld.train.export import rl_rows
 from tests.agents_support import SERVICES, make_tasks, require_training_stack
 from tests.oracle_model import OracleModel, trainer_for
 
@@ -83,7 +83,7 @@ def test_grpo_trains_smollm2_with_the_environment_factory(rows: list[dict[str, A
     import datasets
     from trl import GRPOTrainer
 
-    from compoworld.hf import prepare_smollm2
+    from compoworld.agents.hf import prepare_smollm2
 
     trainer = GRPOTrainer(
         model=str(prepare_smollm2()),
@@ -107,7 +107,7 @@ def test_grpo_learns_from_the_completion_focused_reward_through_the_rollout_func
     import torch
     from trl import GRPOTrainer
 
-    from compoworld.hf import prepare_smollm2
+    from compoworld.agents.hf import prepare_smollm2
 
     tasks = [load_task(r["task"]) for r in rows]
     played: list[str | None] = []

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from compoworld import Catalog, Episode, World
-from compoworld.conformance import ValuePool
-from compoworld.graph import ToolGraph
-from compoworld.walk import WEAK, Walk, WalkConfig, draw_walk
+from compoworld.tasks.arguments import ValuePool
+from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.walk import WEAK, Walk, WalkConfig, draw_walk
 
 SERVICES = ["crm", "mail", "invoicing", "payments", "calendar", "chat", "shop", "shipping", "helpdesk", "hr"]
 

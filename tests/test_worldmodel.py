@@ -9,16 +9,11 @@ import pytest
 from pydantic import BaseModel, Field
 
 from compoworld import Catalog, CatalogError, Ctx, Episode, Service, World
-from compoworld.registry import resolve
-from compoworld.testing import ScriptedChatServer
-from compoworld.types import City, DateTime
-from compoworld.worldmodel import (
-    LLMWorldModel,
-    Recording,
-    ReplayWorldModel,
-    WorldModelConfig,
-    make_world_model,
-)
+from compoworld.agents.worldmodel import LLMWorldModel, WorldModelConfig, make_world_model
+from compoworld.devtools.testing import ScriptedChatServer
+from compoworld.engine.openworld import Recording, ReplayWorldModel
+from compoworld.engine.registration import resolve
+from compoworld.engine.types import City, DateTime
 
 ORACLE = Service("oracle", title="Oracle", category="test", modeled_on="nothing", description="Open-world test.")
 

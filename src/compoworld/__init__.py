@@ -1,14 +1,16 @@
 """CompoWorld: large, verifiable, multi-service worlds for tool-using agents."""
 
-from compoworld.catalog import Catalog
-from compoworld.context import Ctx
-from compoworld.episode import Episode, Snapshot, StateDiff
-from compoworld.errors import CatalogError, Conflict, NotFound, RuleViolation, ToolError, ToolFailure
-from compoworld.records import CREATED, UPDATED, Generated, Page, Record
-from compoworld.runtime import CallResult, call
-from compoworld.service import ResourceSpec, Service, Transition
-from compoworld.tools import Tool, ToolAnnotations
-from compoworld.world import SeedContext, World
+from compoworld.engine.catalog import Catalog
+from compoworld.engine.context import Ctx
+from compoworld.engine.episode import Episode, Snapshot, StateDiff
+from compoworld.engine.errors import CatalogError, Conflict, NotFound, RuleViolation, ToolError, ToolFailure
+from compoworld.engine.records import CREATED, UPDATED, Generated, Page, Record
+from compoworld.engine.runtime import CallResult, call
+from compoworld.engine.service import ResourceSpec, Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.tools import Tool, ToolAnnotations
+from compoworld.engine.version import __version__
+from compoworld.world.world import World
 
 __all__ = [
     "CREATED",
@@ -35,7 +37,6 @@ __all__ = [
     "ToolFailure",
     "Transition",
     "World",
+    "__version__",
     "call",
 ]
-
-__version__ = "0.1.0"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld import Episode
-from compoworld.population import Person
+from compoworld.engine.entities import Person
 from tests.services.support import ServiceTools
 
 DRIVE = ServiceTools("delivery")
@@ -16,8 +16,8 @@ POP = WORLD.population
 
 def store_with_customer(ep: Episode) -> tuple[dict[str, Any], Person]:
     """An active store with a population consumer in its city, close enough to deliver to, and a car dasher."""
+    from compoworld.engine.types import PostalAddress
     from compoworld.services.delivery import MAX_KM, _distance
-    from compoworld.types import PostalAddress
 
     for st in every(ep, "list_stores", active=True):
         addr = PostalAddress(**st["address"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld import Episode
-from compoworld.population import Person
+from compoworld.engine.entities import Person
 from tests.services.support import ServiceTools
 
 EATS = ServiceTools("fooddelivery")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld import Episode
-from compoworld.services import _seedlinks as links
+from compoworld.world import commerce as links
 from tests.services.support import ServiceTools
 
 FORMS = ServiceTools("forms")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld import Episode
-from compoworld.services import _finlinks as links
+from compoworld.world import finance as links
 from tests.services import support
 from tests.services.support import ServiceTools, service_world
 

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from compoworld import Episode
-from compoworld.services import _seedlinks as links
+from compoworld.world import commerce as links
 from tests.services.support import ServiceTools
 
 LC = ServiceTools("livechat")

@@ -10,9 +10,10 @@ import sys
 from typing import Any
 
 from compoworld import Episode
-from compoworld.population import PLACES, Company
+from compoworld.engine.entities import Company
+from compoworld.engine.state import canonical_json
 from compoworld.services.maps import CITIES, format_address, haversine_m
-from compoworld.world import canonical_json
+from compoworld.world.population import PLACES
 from tests.services.support import ServiceTools, service_world
 
 MAPS = ServiceTools("maps")
@@ -335,7 +336,7 @@ _CALLS: list[tuple[str, dict[str, Any]]] = [
 _SCRIPT = f"""
 from compoworld import Episode
 from tests.services.support import service_world
-from compoworld.world import canonical_json
+from compoworld.engine.state import canonical_json
 ep = Episode(service_world("maps"))
 print(canonical_json([ep.call("maps__" + n, a).to_dict() for n, a in {_CALLS!r}]))
 """

@@ -11,9 +11,9 @@ import sys
 from typing import Any
 
 from compoworld import Episode
-from compoworld.population import Company
+from compoworld.engine.entities import Company
+from compoworld.engine.state import canonical_json
 from compoworld.services.stocks import EXCHANGES, _quote, is_trading_day, listings, ticker_of
-from compoworld.world import canonical_json
 from tests.services.support import ServiceTools, service_world
 
 STOCKS = ServiceTools("stocks")
@@ -55,7 +55,7 @@ def test_every_world_company_has_a_unique_ticker_of_one_to_five_capitals_derived
 
 def test_tickers_stay_unique_in_a_much_larger_world() -> None:
     big = service_world("stocks", seed=11)
-    from compoworld.population import build_population
+    from compoworld.world.population import build_population
 
     pop = build_population(11, scale=12)
     assert len(listings(pop)) == len(pop.companies) > 300
@@ -288,7 +288,7 @@ import json
 from compoworld import Episode
 from tests.services.support import service_world
 from compoworld.services.stocks import ticker_of
-from compoworld.world import canonical_json
+from compoworld.engine.state import canonical_json
 w = service_world("stocks")
 ep = Episode(w)
 t = ticker_of(w.population, w.population.customers[7])

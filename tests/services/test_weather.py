@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from compoworld import Episode
-from compoworld.population import PLACES
+from compoworld.world.population import PLACES
 from tests.services.support import ServiceTools, service_world
 
 WEATHER = ServiceTools("weather")

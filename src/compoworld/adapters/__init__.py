@@ -1,6 +1,6 @@
 """Adapters that put CompoWorld's episodes and rewards inside the trainers people use.
 
-* :mod:`compoworld.adapters.session`: the core they share (one task, one episode, its rubric);
+* :mod:`compoworld.adapters.common`: the core they share (one task, one episode, its rubric);
 * :mod:`compoworld.adapters.trl`: TRL's reward functions and ``environment_factory`` class;
 * :mod:`compoworld.adapters.trl_rollout`: a TRL ``rollout_func`` giving each task its own tools;
 * :mod:`compoworld.adapters.verl`: verl's ``compute_score``, batch reward and tool class;
@@ -12,6 +12,6 @@ requires the trainer to be installed.
 
 from __future__ import annotations
 
-from compoworld.adapters.session import DEFAULT_WORLDS, TaskSession, WorldCache
+from compoworld.adapters.common import DEFAULT_WORLDS, TaskSession, WorldCache
 
 __all__ = ["DEFAULT_WORLDS", "TaskSession", "WorldCache"]

@@ -39,11 +39,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from compoworld.adapters.session import TaskSession, ToolListing, load_task, tool_text, verdict_metrics
-from compoworld.chat import SYSTEM_PROMPT, ToolCallRequest, parse_tool_calls
-from compoworld.rewards import RewardConfig
-from compoworld.synthesis import Task
-from compoworld.taskset import read_tasks, task_set_services
+from compoworld.adapters.common import TaskSession, ToolListing, load_task, tool_text, verdict_metrics
+from compoworld.agents.chat import SYSTEM_PROMPT, ToolCallRequest, parse_tool_calls
+from compoworld.tasks.rewards import RewardConfig
+from compoworld.tasks.task import Task
+from compoworld.tasks.taskset import read_tasks, task_set_services
 
 __all__ = ["ENV_ID", "GYMNASIUM_AVAILABLE", "TEXT_CHARSET", "CompoWorldEnv", "register_env"]
 

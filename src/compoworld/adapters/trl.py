@@ -1,6 +1,6 @@
 """TRL adapter: reward functions and an ``environment_factory`` class for ``GRPOTrainer`` (TRL 1.16).
 
-Rows come from :func:`compoworld.export.rl_rows` with ``fmt="trl"``: a
+Rows come from :func:`compoworld.train.export.rl_rows` with ``fmt="trl"``: a
 conversational ``prompt`` plus ``task_id`` and ``task`` (the whole task as
 JSON), which TRL hands to reward functions as keyword lists and to
 ``environment.reset(**row)`` as keywords. Nothing here imports TRL.
@@ -46,7 +46,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self
 
-from compoworld.adapters.session import (
+from compoworld.adapters.common import (
     CALL_TOOL,
     DEFAULT_WORLDS,
     SUBMIT_ANSWER,
@@ -58,9 +58,9 @@ from compoworld.adapters.session import (
     tool_text,
     verdict_metrics,
 )
-from compoworld.chat import ToolCallRequest, parse_tool_calls
-from compoworld.rewards import RewardConfig, Scheme
-from compoworld.rollout import VerdictRecord
+from compoworld.agents.chat import ToolCallRequest, parse_tool_calls
+from compoworld.agents.rollout import VerdictRecord
+from compoworld.tasks.rewards import RewardConfig, Scheme
 
 __all__ = [
     "CompoWorldEnvironment",

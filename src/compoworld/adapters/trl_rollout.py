@@ -7,7 +7,7 @@ the tool list must differ per task: every prompt is rendered with its task's
 own tools in the OpenAI format, as the SFT export renders them, so a model
 sees the same conversations in SFT and RL. It plays whole episodes with the
 trainer's model: it generates a turn, runs the turn's tool calls on a
-:class:`~compoworld.adapters.session.TaskSession`, appends the results in the
+:class:`~compoworld.adapters.common.TaskSession`, appends the results in the
 chat template's format and generates again, until the model answers without
 a call, the turn limit or the completion budget (``max_completion_length``).
 
@@ -33,9 +33,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compoworld.adapters.session import DEFAULT_WORLDS, TaskSession, WorldCache, load_task, take_turn
-from compoworld.chat import ToolDetail, tool_message
-from compoworld.synthesis import Task
+from compoworld.adapters.common import DEFAULT_WORLDS, TaskSession, WorldCache, load_task, take_turn
+from compoworld.agents.chat import ToolDetail, tool_message
+from compoworld.tasks.task import Task
 
 __all__ = ["CompoWorldRolloutFunc", "RolloutEpisode"]
 
@@ -76,7 +76,7 @@ class CompoWorldRolloutFunc:
     """A ``GRPOTrainer`` ``rollout_func`` playing each task's episode with the task's own tools.
 
     Args:
-        tasks: The dataset's tasks (:class:`~compoworld.synthesis.Task`, their JSON,
+        tasks: The dataset's tasks (:class:`~compoworld.tasks.task.Task`, their JSON,
             or TRL rows with a ``task`` column).
         services: The services of the task set's world (default: the rows' ``services``
             column, else each task's own).
@@ -147,7 +147,7 @@ class CompoWorldRolloutFunc:
         if missing:
             raise ValueError(
                 f"the chat template does not render the tools ({', '.join(missing[:3])} missing): use a tool-aware "
-                "template, e.g. the one compoworld.hf.prepare_smollm2 stores (compoworld.hf.TOOL_CHAT_TEMPLATE)"
+                "template, e.g. the one compoworld.agents.hf.prepare_smollm2 stores (compoworld.agents.hf.TOOL_CHAT_TEMPLATE)"
             )
         return RolloutEpisode(session, tools, ids)
 

@@ -1,6 +1,6 @@
 """verl adapter: ``compute_score``, a batch reward function, a tool class and its YAML config.
 
-Rows come from :func:`compoworld.export.rl_rows` with ``fmt="verl"``:
+Rows come from :func:`compoworld.train.export.rl_rows` with ``fmt="verl"``:
 ``reward_model.ground_truth`` is the task as JSON and ``extra_info`` carries
 ``task_id`` and, per tool, ``tools_kwargs[tool].create_kwargs = {"task_id": ...}``.
 
@@ -47,7 +47,7 @@ from uuid import uuid4
 
 from pydantic import BaseModel
 
-from compoworld.adapters.session import (
+from compoworld.adapters.common import (
     CRITERION_KINDS,
     TaskSession,
     load_task,
@@ -58,13 +58,13 @@ from compoworld.adapters.session import (
     tool_text,
     verdict_metrics,
 )
-from compoworld.catalog import Catalog
-from compoworld.chat import ToolCallRequest, compact_schema
-from compoworld.rewards import RewardConfig
-from compoworld.rollout import VerdictRecord
-from compoworld.synthesis import Task
-from compoworld.taskset import read_tasks, task_set_services
-from compoworld.tools import resolve_ref
+from compoworld.agents.chat import ToolCallRequest, compact_schema
+from compoworld.agents.rollout import VerdictRecord
+from compoworld.engine.catalog import Catalog
+from compoworld.engine.tools import resolve_ref
+from compoworld.tasks.rewards import RewardConfig
+from compoworld.tasks.task import Task
+from compoworld.tasks.taskset import read_tasks, task_set_services
 
 __all__ = [
     "TOOL_CLASS",

@@ -13,7 +13,7 @@ import socket
 from collections.abc import Sequence
 from pathlib import Path
 
-from compoworld.errors import CatalogError
+from compoworld.engine.errors import CatalogError
 from compoworld.serve.security import InsecureBind, check_bind
 from compoworld.serve.sessions import ServeBackend, ServeLimits, SessionManager
 

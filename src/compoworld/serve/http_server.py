@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
-from compoworld import __version__
+from compoworld.engine.version import __version__
 from compoworld.serve.schemas import Components
 from compoworld.serve.security import BearerTokenMiddleware, BodyLimitMiddleware, error_body
 from compoworld.serve.sessions import (

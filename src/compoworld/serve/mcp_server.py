@@ -29,7 +29,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from compoworld import __version__
+from compoworld.engine.version import __version__
 from compoworld.serve.schemas import object_output
 from compoworld.serve.sessions import (
     SUBMIT_TOOL,

@@ -5,7 +5,7 @@ Both servers (MCP and HTTP) sit on the same three pieces:
 * :class:`ServeBackend` holds what a server offers: one loaded catalog, its
   worlds (one per seed, built once) and the tasks named on the command line.
   It turns a request for services or for a task into a :class:`Scope`.
-* :class:`Session` owns one :class:`~compoworld.episode.Episode` and the tools
+* :class:`Session` owns one :class:`~compoworld.engine.episode.Episode` and the tools
   its scope allows. Every call goes through the engine's runtime; a task
   session adds two tools of its own, to read the instruction and to submit a
   final answer for the rubric's verdict.
@@ -31,16 +31,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from compoworld.catalog import Catalog
-from compoworld.criteria import Verdict, check_criteria
-from compoworld.episode import Episode, Snapshot, StateDiff
-from compoworld.errors import ToolError
-from compoworld.runtime import MAX_ARGUMENT_CHARS, CallResult
-from compoworld.synthesis import Task
-from compoworld.taskset import read_tasks, task_set_services
-from compoworld.tools import Tool, ToolAnnotations
-from compoworld.world import World
-from compoworld.worldmodel import DEFAULT_WORLD_MODEL, ReplayWorldModel, WorldModel
+from compoworld.engine.catalog import Catalog
+from compoworld.engine.episode import Episode, Snapshot, StateDiff
+from compoworld.engine.errors import ToolError
+from compoworld.engine.openworld import DEFAULT_WORLD_MODEL, ReplayWorldModel, WorldModel
+from compoworld.engine.runtime import MAX_ARGUMENT_CHARS, CallResult
+from compoworld.engine.tools import Tool, ToolAnnotations
+from compoworld.tasks.criteria import Verdict, check_criteria
+from compoworld.tasks.task import Task
+from compoworld.tasks.taskset import read_tasks, task_set_services
+from compoworld.world.world import World
 
 __all__ = [
     "INSTRUCTION_TOOL",
@@ -96,7 +96,7 @@ class ServeError(Exception):
         self.hint = hint
 
     def to_dict(self) -> dict[str, str | None]:
-        """Return the error in the same shape as a tool's :class:`~compoworld.errors.ToolError`."""
+        """Return the error in the same shape as a tool's :class:`~compoworld.engine.errors.ToolError`."""
         return {"type": self.type, "message": self.message, "field": None, "hint": self.hint}
 
 

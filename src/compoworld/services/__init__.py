@@ -1,6 +1,6 @@
 """The built-in services: one ``register`` line each, imported only when used."""
 
-from compoworld.registry import register
+from compoworld.engine.registration import register
 
 register("adsmanager", "compoworld.services.adsmanager:service")
 register("analytics", "compoworld.services.analytics:service")

@@ -19,12 +19,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.population import FIRST_NAMES
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     CompanyName,
     Currency,
@@ -38,7 +38,7 @@ from compoworld.types import (
     Text,
     Title,
 )
-from compoworld.world import SeedContext
+from compoworld.world.population import FIRST_NAMES
 
 __all__ = ["service"]
 

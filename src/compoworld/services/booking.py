@@ -22,11 +22,12 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation, ToolFailure
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation, ToolFailure
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     CompanyName,
     Currency,
@@ -43,7 +44,6 @@ from compoworld.types import (
     Title,
     Url,
 )
-from compoworld.world import SeedContext
 
 __all__ = ["service"]
 

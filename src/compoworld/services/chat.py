@@ -15,12 +15,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, Deleted, Record
-from compoworld.service import Service
-from compoworld.types import DateTime, Email, IdOf, JobTitle, PersonName, Phone, Quantity, Text
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, Deleted, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import DateTime, Email, IdOf, JobTitle, PersonName, Phone, Quantity, Text
 
 __all__ = ["service"]
 

@@ -21,12 +21,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import RuleViolation
-from compoworld.records import CREATED, Record
-from compoworld.service import Service
-from compoworld.types import DateTime, Email, FileLink, IdOf, Percent, PersonName, Quantity, Title, Url
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import RuleViolation
+from compoworld.engine.records import CREATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import DateTime, Email, FileLink, IdOf, Percent, PersonName, Quantity, Title, Url
 
 __all__ = ["service"]
 

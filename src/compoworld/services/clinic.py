@@ -20,12 +20,13 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.population import Company, Person, Population
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Person, Population
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import EPOCH, SeedContext
+from compoworld.engine.types import (
     AccountNumber,
     Cents,
     CompanyName,
@@ -44,7 +45,6 @@ from compoworld.types import (
     Timezone,
     Title,
 )
-from compoworld.world import EPOCH, SeedContext
 
 __all__ = ["service"]
 

@@ -23,12 +23,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.records import CREATED, Record
-from compoworld.service import Service
-from compoworld.types import Cents, Currency, DateTime, Email, IdOf, Quantity, Text, Title
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import Cents, Currency, DateTime, Email, IdOf, Quantity, Text, Title
 
 __all__ = ["service"]
 

@@ -33,22 +33,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import NotFound, RuleViolation
-from compoworld.population import (
-    COMPANY_SUFFIXES,
-    CUSTOMER_TITLES,
-    FIRST_NAMES,
-    INDUSTRIES,
-    LAST_NAMES,
-    PLACES,
-    STREETS,
-    Company,
-    Person,
-    Place,
-)
-from compoworld.service import Service
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Person, Place
+from compoworld.engine.errors import NotFound, RuleViolation
+from compoworld.engine.service import Service
+from compoworld.engine.types import (
     City,
     CompanyName,
     Country,
@@ -70,6 +59,15 @@ from compoworld.types import (
     Text,
     Timezone,
     Url,
+)
+from compoworld.world.population import (
+    COMPANY_SUFFIXES,
+    CUSTOMER_TITLES,
+    FIRST_NAMES,
+    INDUSTRIES,
+    LAST_NAMES,
+    PLACES,
+    STREETS,
 )
 
 __all__ = ["service"]

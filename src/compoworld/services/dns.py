@@ -25,12 +25,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service
-from compoworld.types import Cents, CompanyName, Currency, Date, DateTime, Domain, Email, IdOf, Quantity
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import Cents, CompanyName, Currency, Date, DateTime, Domain, Email, IdOf, Quantity
 
 __all__ = ["service"]
 

@@ -25,13 +25,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.population import Population
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service
-from compoworld.services.maps import CITIES, COUNTRY_NAMES
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Population
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     City,
     CompanyName,
     Country,
@@ -52,7 +52,7 @@ from compoworld.types import (
     Title,
     Url,
 )
-from compoworld.world import SeedContext
+from compoworld.services.maps import CITIES, COUNTRY_NAMES
 
 __all__ = ["service"]
 

@@ -20,12 +20,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.population import PLACES
-from compoworld.records import CREATED, Record
-from compoworld.service import Service, Transition
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     City,
     CompanyName,
@@ -43,7 +43,7 @@ from compoworld.types import (
     Text,
     Title,
 )
-from compoworld.world import SeedContext
+from compoworld.world.population import PLACES
 
 __all__ = ["service"]
 

@@ -30,12 +30,12 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, Record
-from compoworld.service import Service, Transition
-from compoworld.services.maps import CITIES
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import EPOCH, SeedContext
+from compoworld.engine.types import (
     City,
     CompanyName,
     Country,
@@ -49,7 +49,7 @@ from compoworld.types import (
     Text,
     Timezone,
 )
-from compoworld.world import EPOCH, SeedContext
+from compoworld.services.maps import CITIES
 
 __all__ = ["service"]
 

@@ -18,24 +18,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.services import _seedlinks as links
-from compoworld.types import (
-    Date,
-    DateTime,
-    Email,
-    IdOf,
-    Language,
-    OrderNumber,
-    Phone,
-    Text,
-    Title,
-    Url,
-)
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import Date, DateTime, Email, IdOf, Language, OrderNumber, Phone, Text, Title, Url
+from compoworld.world import commerce as links
 
 __all__ = ["service"]
 

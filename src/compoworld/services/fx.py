@@ -29,11 +29,11 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import NotFound, RuleViolation
-from compoworld.service import Service
-from compoworld.types import Cents, Country, Currency, Date, DateTime
-from compoworld.world import EPOCH
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import NotFound, RuleViolation
+from compoworld.engine.service import Service
+from compoworld.engine.state import EPOCH
+from compoworld.engine.types import Cents, Country, Currency, Date, DateTime
 
 __all__ = ["service"]
 

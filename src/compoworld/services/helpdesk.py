@@ -16,13 +16,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.population import Population
-from compoworld.records import CREATED, UPDATED, Deleted, Record
-from compoworld.service import Service, Transition
-from compoworld.services import _seedlinks as links
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Population
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Deleted, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     CompanyName,
     DateTime,
     Domain,
@@ -35,7 +35,7 @@ from compoworld.types import (
     Text,
     Title,
 )
-from compoworld.world import SeedContext
+from compoworld.world import commerce as links
 
 __all__ = ["service"]
 
@@ -1268,7 +1268,7 @@ def _first_order_numbers(pop: Population) -> dict[str, str]:
     """The number of each consumer's first shop order, by e-mail.
 
     This follows the shop service's seeding contract (see
-    :mod:`compoworld.services._seedlinks`). Tickets about orders quote these
+    :mod:`compoworld.world.commerce`). Tickets about orders quote these
     numbers, so an agent can look the order up in the shop.
     """
     return {p.email: links.first_order_number(i) for i, p in enumerate(pop.consumers) if links.places_first_order(i)}

@@ -26,12 +26,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, Record
-from compoworld.service import Service
-from compoworld.types import CompanyName, Country, Date, DateTime, Email, IdOf, PersonName, Title, Url
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import CompanyName, Country, Date, DateTime, Email, IdOf, PersonName, Title, Url
 
 __all__ = ["service"]
 

@@ -14,12 +14,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.types import DateTime, Email, FirstName, IdOf, JobTitle, LastName, Phone, Text, Title, Url
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import DateTime, Email, FirstName, IdOf, JobTitle, LastName, Phone, Text, Title, Url
 
 __all__ = ["service"]
 

@@ -18,11 +18,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, UPDATED, Generated, Record
-from compoworld.service import Service
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     CompanyName,
     Currency,
@@ -36,7 +37,6 @@ from compoworld.types import (
     PostalAddress,
     Text,
 )
-from compoworld.world import SeedContext
 
 __all__ = ["service"]
 

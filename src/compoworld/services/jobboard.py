@@ -20,11 +20,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     City,
     CompanyName,
@@ -42,7 +43,6 @@ from compoworld.types import (
     Quantity,
     Text,
 )
-from compoworld.world import SeedContext
 
 __all__ = ["service"]
 

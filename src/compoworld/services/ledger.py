@@ -18,12 +18,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.records import CREATED, UPDATED, Generated, Record
-from compoworld.service import Service
-from compoworld.services import _finlinks as links
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     AccountNumber,
     Cents,
     CompanyName,
@@ -41,7 +41,7 @@ from compoworld.types import (
     Text,
     Title,
 )
-from compoworld.world import SeedContext
+from compoworld.world import finance as links
 
 __all__ = ["service"]
 

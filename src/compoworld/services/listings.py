@@ -20,12 +20,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.population import PLACES, Company, Person
-from compoworld.records import CREATED, UPDATED, Generated, Record
-from compoworld.service import Service, Transition
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Person
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     City,
     CompanyName,
@@ -42,7 +43,7 @@ from compoworld.types import (
     Text,
     Url,
 )
-from compoworld.world import SeedContext
+from compoworld.world.population import PLACES
 
 __all__ = ["service"]
 

@@ -19,12 +19,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.services import _seedlinks as links
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     City,
     CompanyName,
     Country,
@@ -38,7 +38,7 @@ from compoworld.types import (
     Text,
     Title,
 )
-from compoworld.world import SeedContext
+from compoworld.world import commerce as links
 
 __all__ = ["service"]
 

@@ -34,11 +34,11 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import NotFound, RuleViolation
-from compoworld.population import LAST_NAMES, PLACES, STREETS, Company, Population
-from compoworld.service import Service
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Population
+from compoworld.engine.errors import NotFound, RuleViolation
+from compoworld.engine.service import Service
+from compoworld.engine.types import (
     Cents,
     City,
     CompanyName,
@@ -55,6 +55,7 @@ from compoworld.types import (
     Timezone,
     Url,
 )
+from compoworld.world.population import LAST_NAMES, PLACES, STREETS
 
 __all__ = ["service"]
 

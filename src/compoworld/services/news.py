@@ -29,11 +29,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import NotFound, RuleViolation
-from compoworld.population import FIRST_NAMES, LAST_NAMES, Company, Person, Population, Product
-from compoworld.service import Service
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Person, Population, Product
+from compoworld.engine.errors import NotFound, RuleViolation
+from compoworld.engine.service import Service
+from compoworld.engine.types import (
     Cents,
     City,
     CompanyName,
@@ -51,6 +51,7 @@ from compoworld.types import (
     Title,
     Url,
 )
+from compoworld.world.population import FIRST_NAMES, LAST_NAMES
 
 __all__ = ["service"]
 

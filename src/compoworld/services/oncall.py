@@ -15,12 +15,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, UPDATED, Generated, Record
-from compoworld.service import Service, Transition
-from compoworld.types import DateTime, Email, IdOf, JobTitle, PersonName, Text, Timezone, Title
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import DateTime, Email, IdOf, JobTitle, PersonName, Text, Timezone, Title
 
 __all__ = ["service"]
 

@@ -19,13 +19,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.population import Population
-from compoworld.records import CREATED, UPDATED, Generated, Record
-from compoworld.service import Service, Transition
-from compoworld.services import _seedlinks as links
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Population
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     City,
     CompanyName,
@@ -43,7 +43,7 @@ from compoworld.types import (
     TrackingNumber,
     Url,
 )
-from compoworld.world import SeedContext
+from compoworld.world import commerce as links
 
 __all__ = ["service"]
 
@@ -1075,7 +1075,7 @@ SHOP_PARCELS: dict[int, str] = {2: "in_transit", 3: "delivered", 5: "delivered",
 """Where the parcel of the shop's first order for consumer ``i`` is, by ``i % 8`` (see the shop's seeder).
 
 Their labels carry the order numbers and tracking numbers the shop's orders
-and fulfillments record (both derived in :mod:`compoworld.services._seedlinks`).
+and fulfillments record (both derived in :mod:`compoworld.world.commerce`).
 """
 
 STATES: tuple[str, ...] = (

@@ -15,12 +15,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, UPDATED, Deleted, Generated, Record
-from compoworld.service import Service, Transition
-from compoworld.services import _seedlinks as links
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Deleted, Generated, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     CompanyName,
     Currency,
@@ -39,7 +39,7 @@ from compoworld.types import (
     TrackingNumber,
     Url,
 )
-from compoworld.world import SeedContext
+from compoworld.world import commerce as links
 
 __all__ = ["service"]
 
@@ -1407,7 +1407,7 @@ SEEDED_SHIPMENT_STATUS: dict[int, str] = {2: "in_transit", 3: "delivered", 5: "d
 """Plans (``i % 8`` of consumer ``i``) whose first order has a parcel, and where that parcel is.
 
 The shipping service seeds the labels of these parcels under the same order
-numbers and tracking numbers (see :mod:`compoworld.services._seedlinks`).
+numbers and tracking numbers (see :mod:`compoworld.world.commerce`).
 """
 
 

@@ -19,11 +19,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     CompanyName,
     DateTime,
     Email,
@@ -35,7 +36,6 @@ from compoworld.types import (
     Timezone,
     Title,
 )
-from compoworld.world import SeedContext
 
 __all__ = ["service"]
 

@@ -21,14 +21,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.population import PLACES
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service
-from compoworld.services import _seedlinks as links
-from compoworld.types import Cents, Country, Currency, DateTime, IdOf, Phone, Text, Url
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import Cents, Country, Currency, DateTime, IdOf, Phone, Text, Url
+from compoworld.world import commerce as links
+from compoworld.world.population import PLACES
 
 __all__ = ["service"]
 

@@ -20,12 +20,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.records import CREATED, UPDATED, Generated, Record
-from compoworld.service import Service, Transition
-from compoworld.types import CompanyName, DateTime, Email, IdOf, Phone, Quantity, Text, Timezone, Title, Url
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import CompanyName, DateTime, Email, IdOf, Phone, Quantity, Text, Timezone, Title, Url
 
 __all__ = ["service"]
 

@@ -20,22 +20,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service, Transition
-from compoworld.types import (
-    DateTime,
-    Email,
-    IdOf,
-    Language,
-    Percent,
-    PersonName,
-    Text,
-    Title,
-    Url,
-)
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service, Transition
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import DateTime, Email, IdOf, Language, Percent, PersonName, Text, Title, Url
 
 __all__ = ["service"]
 

@@ -18,12 +18,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service
-from compoworld.types import City, Country, Date, DateTime, Email, IdOf, PersonName, Quantity, Text, Title
-from compoworld.world import SeedContext
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import City, Country, Date, DateTime, Email, IdOf, PersonName, Quantity, Text, Title
 
 __all__ = ["service"]
 

@@ -29,11 +29,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import RuleViolation
-from compoworld.population import Population
-from compoworld.service import Service
-from compoworld.types import City, Country, Language, Quantity, Text
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Population
+from compoworld.engine.errors import RuleViolation
+from compoworld.engine.service import Service
+from compoworld.engine.types import City, Country, Language, Quantity, Text
 
 __all__ = ["service"]
 

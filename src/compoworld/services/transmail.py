@@ -21,12 +21,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from compoworld.context import Ctx
-from compoworld.errors import Conflict, NotFound, RuleViolation
-from compoworld.records import CREATED, UPDATED, Record
-from compoworld.service import Service
-from compoworld.services import _seedlinks as links
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import Conflict, NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     DateTime,
     Domain,
     Email,
@@ -39,7 +39,7 @@ from compoworld.types import (
     Title,
     TrackingNumber,
 )
-from compoworld.world import SeedContext
+from compoworld.world import commerce as links
 
 __all__ = ["service"]
 

@@ -17,12 +17,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import NotFound, RuleViolation
-from compoworld.population import PLACES, Place
-from compoworld.records import CREATED, UPDATED, Generated, Record
-from compoworld.service import Service
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Place
+from compoworld.engine.errors import NotFound, RuleViolation
+from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.service import Service
+from compoworld.engine.state import SeedContext
+from compoworld.engine.types import (
     Cents,
     City,
     Country,
@@ -37,7 +38,7 @@ from compoworld.types import (
     Text,
     Title,
 )
-from compoworld.world import SeedContext
+from compoworld.world.population import PLACES
 
 __all__ = ["service"]
 

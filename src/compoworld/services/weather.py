@@ -36,11 +36,11 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import RuleViolation
-from compoworld.service import Service
+from compoworld.engine.context import Ctx
+from compoworld.engine.errors import RuleViolation
+from compoworld.engine.service import Service
+from compoworld.engine.types import City, Country, Date, DateTime, Latitude, Longitude, Percent, Text, Timezone, Title
 from compoworld.services.maps import CITIES, CityRef, nearest_city
-from compoworld.types import City, Country, Date, DateTime, Latitude, Longitude, Percent, Text, Timezone, Title
 
 __all__ = ["service"]
 

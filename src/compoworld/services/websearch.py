@@ -36,21 +36,12 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from compoworld.context import Ctx
-from compoworld.errors import NotFound, RuleViolation
-from compoworld.population import (
-    DEPARTMENTS,
-    FIRST_NAMES,
-    LAST_NAMES,
-    Company,
-    Person,
-    Place,
-    Population,
-    Product,
-)
-from compoworld.service import Service
-from compoworld.services import news
-from compoworld.types import (
+from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Person, Place, Population, Product
+from compoworld.engine.errors import NotFound, RuleViolation
+from compoworld.engine.service import Service
+from compoworld.engine.state import EPOCH
+from compoworld.engine.types import (
     Cents,
     City,
     CompanyName,
@@ -76,7 +67,8 @@ from compoworld.types import (
     Title,
     Url,
 )
-from compoworld.world import EPOCH
+from compoworld.services import news
+from compoworld.world.population import DEPARTMENTS, FIRST_NAMES, LAST_NAMES
 
 __all__ = ["service"]
 

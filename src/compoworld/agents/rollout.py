@@ -1,0 +1,501 @@
+"""Rollouts: run a policy on tasks, many episodes at once, into a resumable trajectory file.
+
+One episode runs a conversation: the policy's turn, the calls it asks for
+(malformed ones become errors the agent reads), ``tool`` messages with the
+results, until a final answer or the turn limit; then every criterion of the
+task is checked on the final state. Each finished episode is one line of
+``trajectories.jsonl``, appended and fsynced, so a run killed midway resumes
+where it stopped with nothing lost or duplicated: a trajectory is keyed by
+task id and rollout index.
+
+Episodes of one run share one world per world seed; open-world calls are
+answered from the task's recording, and calls the oracle never made from the
+deterministic synthetic world model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compoworld.agents.chat import (
+    ToolCallRequest,
+    assistant_message,
+    initial_messages,
+    parse_tool_calls,
+    task_tools,
+    tool_message,
+)
+from compoworld.agents.policies import Policy, PolicyUnavailable, TurnInput
+from compoworld.engine.catalog import Catalog
+from compoworld.engine.episode import Episode
+from compoworld.engine.errors import ErrorType, ToolError
+from compoworld.engine.jsonl import append_line, recover, write_json_atomic
+from compoworld.engine.openworld import ReplayWorldModel, SyntheticWorldModel
+from compoworld.tasks.criteria import check_criteria
+from compoworld.tasks.task import Task
+from compoworld.tasks.taskset import read_tasks, task_set_services
+from compoworld.world.world import World
+
+__all__ = [
+    "CallRecord",
+    "RolloutConfig",
+    "RunResult",
+    "Trajectory",
+    "VerdictRecord",
+    "check_task_world",
+    "execute_request",
+    "load_task_worlds",
+    "read_trajectories",
+    "run_episode",
+    "run_rollouts",
+    "run_services",
+    "task_episode",
+    "task_verdicts",
+]
+
+TRAJECTORIES = "trajectories.jsonl"
+RUN_INFO = "run.json"
+Stop = Literal["answer", "turn_limit", "timeout", "policy_error"]
+
+
+class CallRecord(BaseModel):
+    """One tool call of an episode and what came of it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn: int = Field(description="The assistant turn that asked for the call.")
+    id: str = Field(description="The call id.")
+    tool: str = Field(description="The tool name as the model wrote it.")
+    arguments: str = Field(description="The arguments as the model wrote them (JSON text).")
+    ok: bool = Field(description="Whether the call succeeded.")
+    result: Any = Field(default=None, description="The result, when ok.")
+    error: dict[str, Any] | None = Field(default=None, description="The structured error, when not ok.")
+    ms: float = Field(description="Milliseconds the environment took.")
+
+
+class VerdictRecord(BaseModel):
+    """One criterion's verdict, with what the reward schemes need to gate on it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: str
+    passed: bool
+    description: str
+    detail: str = ""
+    depends_on: list[str] = Field(default_factory=list)
+
+
+class Trajectory(BaseModel):
+    """One episode: the conversation, every call, the final state's diff and the rubric verdicts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str
+    task_index: int
+    rollout: int = Field(description="Index within the task's group of rollouts.")
+    policy: str
+    seed: int = Field(description="The run seed the episode's randomness derives from.")
+    instruction: str
+    metadata: dict[str, Any] = Field(description="The task's metadata (services, length, ...).")
+    tools: list[str] = Field(description="Tools the agent was shown.")
+    messages: list[dict[str, Any]] = Field(description="The conversation (OpenAI format).")
+    calls: list[CallRecord]
+    answer: str | None = Field(description="The final answer; None when the episode ended without one.")
+    stop: Stop
+    stop_detail: str = ""
+    turns: int
+    diff: dict[str, Any] = Field(description="The state diff of the episode (StateDiff.to_dict).")
+    verdicts: list[VerdictRecord]
+    success: bool = Field(description="Every criterion passed.")
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    wall_s: float
+    policy_s: float
+    env_s: float
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """``(task_id, rollout)``: what identifies a trajectory within a run."""
+        return self.task_id, self.rollout
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutConfig:
+    """Knobs of a rollout run.
+
+    Attributes:
+        group_size: Rollouts per task (a GRPO group).
+        concurrency: Episodes in flight at once.
+        max_turns: Assistant turns per episode before it is cut off.
+        turn_timeout_s: Seconds a policy may take for one turn.
+        seed: Run seed: each episode's randomness derives from it, the task and the rollout index.
+    """
+
+    group_size: int = 1
+    concurrency: int = 8
+    max_turns: int = 20
+    turn_timeout_s: float = 300.0
+    seed: int = 0
+
+
+def _refusal(etype: ErrorType, message: str, hint: str) -> dict[str, Any]:
+    return {"ok": False, "error": ToolError(etype, message, None, hint).to_dict()}
+
+
+def _unavailable(name: str, allowed: Sequence[str]) -> dict[str, Any]:
+    close = difflib.get_close_matches(name, list(allowed), n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(close)}?" if close else "call one of the tools you were given, by exact name"
+    return _refusal("unknown_tool", f"no tool named {name[:100]!r} is available in this task", hint)
+
+
+def task_episode(world: World, task: Task) -> Episode:
+    """A fresh episode of a task.
+
+    Open-world calls are answered from the task's recording, and calls the
+    oracle never made from the deterministic synthetic world model.
+    """
+    return Episode(world, world_model=ReplayWorldModel(task.recording, fallback=SyntheticWorldModel()))
+
+
+def execute_request(episode: Episode, request: ToolCallRequest, allowed: Sequence[str]) -> dict[str, Any]:
+    """Run one tool call an agent asked for; never raises.
+
+    Args:
+        episode: The episode to run it on.
+        request: The call as parsed from the model's message.
+        allowed: The tools the agent was given: any other name is refused.
+
+    Returns:
+        ``{"ok": True, "result": ...}`` or ``{"ok": False, "error": {...}}`` (a
+        malformed block, a tool outside ``allowed``, or the tool's own error).
+    """
+    if request.problem is not None:
+        return _refusal("invalid_arguments", request.problem, 'write {"name": "<tool>", "arguments": {...}}')
+    if request.name not in allowed:
+        return _unavailable(request.name, allowed)
+    return episode.call(request.name, request.arguments).to_dict()
+
+
+def task_verdicts(task: Task, episode: Episode, answer: str) -> list[VerdictRecord]:
+    """Every criterion of a task checked on an episode's state and a final answer, with its prerequisites."""
+    return [
+        VerdictRecord(**v.model_dump(), depends_on=list(c.depends_on))
+        for v, c in zip(check_criteria(task.criteria, episode, answer), task.criteria, strict=True)
+    ]
+
+
+def check_task_world(world: World, task: Task) -> None:
+    """Check that a world is the one a task was made in.
+
+    Raises:
+        ValueError: when the world's version differs from the task's.
+    """
+    if world.version != task.world_version:
+        raise ValueError(
+            f"task {task.id} was made in world {task.world_version}, but the catalog now builds "
+            f"{world.version}: the services changed since; synthesize the tasks again"
+        )
+
+
+async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int, config: RolloutConfig) -> Trajectory:
+    """Run one episode of a task with a policy.
+
+    Malformed model output never raises: a bad block, an unknown tool or
+    arguments that do not validate become ``tool`` messages with a structured
+    error, and a turn that takes too long ends the episode as ``timeout``.
+
+    Args:
+        world: The task's world.
+        task: The task.
+        policy: The policy.
+        rollout: The rollout index within the task's group.
+        config: Turn limit, timeout and seed.
+
+    Returns:
+        The trajectory, scored against the task's criteria.
+
+    Raises:
+        PolicyUnavailable: when the policy cannot answer for reasons outside the agent.
+    """
+    started = time.perf_counter()
+    ep = task_episode(world, task)
+    tools = task_tools(world.catalog, task.tools, detail=policy.tool_detail)
+    allowed = list(task.tools)
+    messages = initial_messages(task)
+    rng = random.Random(f"{config.seed}:{task.id}:{rollout}")
+    calls: list[CallRecord] = []
+    answer: str | None = None
+    stop: Stop = "turn_limit"
+    detail = ""
+    policy_s = env_s = 0.0
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    turn = 0
+    for turn in range(config.max_turns):
+        t0 = time.perf_counter()
+        inp = TurnInput(task, list(messages), tools, turn, rollout, rng, world)
+        try:
+            out = await asyncio.wait_for(policy.act(inp), timeout=config.turn_timeout_s)
+        except TimeoutError:
+            stop, detail = "timeout", f"turn {turn} took more than {config.turn_timeout_s} s"
+            policy_s += time.perf_counter() - t0
+            break
+        policy_s += time.perf_counter() - t0
+        if out.prompt_tokens is not None:
+            prompt_tokens = (prompt_tokens or 0) + out.prompt_tokens
+        if out.completion_tokens is not None:
+            completion_tokens = (completion_tokens or 0) + out.completion_tokens
+        if out.error is not None:
+            stop, detail = "policy_error", out.error
+            break
+        prose, requests = parse_tool_calls(out.message, turn)
+        messages.append(assistant_message(prose, requests))
+        if not requests:
+            answer, stop = prose, "answer"
+            break
+        for req in requests:
+            t1 = time.perf_counter()
+            outcome = execute_request(ep, req, allowed)
+            ms = (time.perf_counter() - t1) * 1000
+            env_s += ms / 1000
+            messages.append(tool_message(req, outcome))
+            calls.append(
+                CallRecord(
+                    turn=turn,
+                    id=req.id,
+                    tool=req.name,
+                    arguments=req.arguments,
+                    ok=bool(outcome["ok"]),
+                    result=outcome.get("result"),
+                    error=outcome.get("error"),
+                    ms=round(ms, 3),
+                )
+            )
+    verdicts = task_verdicts(task, ep, answer or "")
+    return Trajectory(
+        task_id=task.id,
+        task_index=task.index,
+        rollout=rollout,
+        policy=policy.name,
+        seed=config.seed,
+        instruction=task.instruction,
+        metadata=task.metadata,
+        tools=allowed,
+        messages=messages,
+        calls=calls,
+        answer=answer,
+        stop=stop,
+        stop_detail=detail,
+        turns=turn + 1,
+        diff=ep.diff().to_dict(),
+        verdicts=verdicts,
+        success=all(v.passed for v in verdicts),
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        wall_s=round(time.perf_counter() - started, 4),
+        policy_s=round(policy_s, 4),
+        env_s=round(env_s, 4),
+    )
+
+
+def load_task_worlds(
+    tasks: list[Task], services: list[str] | None = None, tasks_path: Path | None = None
+) -> dict[int, World]:
+    """Build the world of every world seed the tasks use, and check each is the world they were made in.
+
+    Args:
+        tasks: The tasks.
+        services: Services to load; by default those named in the task set's
+            ``stats.json`` (next to ``tasks_path``), else all.
+        tasks_path: The task file, to find its ``stats.json``.
+
+    Raises:
+        ValueError: when a world differs from the one a task was made in.
+    """
+    if services is None and tasks_path is not None:
+        services = task_set_services(tasks_path)
+    catalog = Catalog.load(services)
+    worlds: dict[int, World] = {}
+    for task in tasks:
+        world = worlds.get(task.world_seed)
+        if world is None:
+            world = worlds[task.world_seed] = World.build(catalog, seed=task.world_seed)
+        check_task_world(world, task)
+    return worlds
+
+
+def run_services(run_dir: str | Path) -> list[str] | None:
+    """The services of a run's task set (None: all), found through the run's ``run.json``."""
+    info = Path(run_dir) / RUN_INFO
+    if not info.exists():
+        return None
+    return task_set_services(json.loads(info.read_text())["tasks_path"])
+
+
+def read_trajectories(run_dir: str | Path) -> list[Trajectory]:
+    """Every complete trajectory of a run directory, ordered by task index and rollout."""
+    path = Path(run_dir) / TRAJECTORIES
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist: run `compoworld rollout --out {run_dir}` first")
+    out = []
+    with path.open() as fh:
+        for n, line in enumerate(fh, start=1):
+            if line.strip():
+                try:
+                    out.append(Trajectory.model_validate_json(line))
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{n}: not a valid trajectory: {str(exc)[:300]}") from exc
+    return sorted(out, key=lambda t: (t.task_index, t.rollout))
+
+
+@dataclass(slots=True)
+class RunResult:
+    """What a call of :func:`run_rollouts` did.
+
+    Attributes:
+        total: Trajectories the run asks for (tasks × group size).
+        done_before: Trajectories already in the file when the call started.
+        done_now: Trajectories this call added.
+        failures: ``(task id, rollout, why)`` for episodes that could not run
+            (an endpoint down); they are not recorded, so the next call retries them.
+        out: The trajectory file.
+        elapsed_s: Seconds this call took.
+    """
+
+    total: int
+    done_before: int
+    done_now: int
+    failures: list[tuple[str, int, str]] = field(default_factory=list)
+    out: Path = Path()
+    elapsed_s: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Whether every trajectory of the run is in the file."""
+        return self.done_before + self.done_now == self.total
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _check_run_info(out_dir: Path, info: dict[str, Any]) -> None:
+    path = out_dir / RUN_INFO
+    if path.exists():
+        old = json.loads(path.read_text())
+        changed = [k for k in info if k != "tasks_path" and old.get(k) != info[k]]
+        if changed:
+            raise ValueError(
+                f"{out_dir} holds a run with other settings ({', '.join(f'{k}: {old.get(k)!r}' for k in changed)}); "
+                "resume it with the same settings or use another --out directory"
+            )
+    write_json_atomic(path, info)
+
+
+async def _run_async(
+    worlds: dict[int, World],
+    policy: Policy,
+    pending: list[tuple[Task, int]],
+    config: RolloutConfig,
+    path: Path,
+    progress: Callable[[int], None] | None,
+    result: RunResult,
+) -> None:
+    queue: asyncio.Queue[tuple[Task, int]] = asyncio.Queue()
+    for item in pending:
+        queue.put_nowait(item)
+    # A dead endpoint fails every episode: stop scheduling after this many failures in a row.
+    give_up_after = max(8, 2 * config.concurrency)
+    streak = 0
+    with path.open("a") as fh:
+
+        async def worker() -> None:
+            nonlocal streak
+            while not queue.empty() and streak < give_up_after:
+                task, rollout = queue.get_nowait()
+                try:
+                    traj = await run_episode(worlds[task.world_seed], task, policy, rollout=rollout, config=config)
+                except PolicyUnavailable as exc:
+                    streak += 1
+                    result.failures.append((task.id, rollout, str(exc)))
+                    continue
+                streak = 0
+                append_line(fh, traj.model_dump_json())
+                result.done_now += 1
+                if progress is not None:
+                    progress(1)
+
+        try:
+            await asyncio.gather(*(worker() for _ in range(max(1, config.concurrency))))
+        finally:
+            await policy.aclose()
+
+
+def run_rollouts(
+    tasks_path: str | Path,
+    policy: Policy,
+    out_dir: str | Path,
+    config: RolloutConfig | None = None,
+    *,
+    services: list[str] | None = None,
+    limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> RunResult:
+    """Roll out a policy on every task of a file, ``group_size`` times each, resuming a previous run.
+
+    Args:
+        tasks_path: A ``tasks.jsonl`` file.
+        policy: The policy.
+        out_dir: The run directory (``trajectories.jsonl``, ``run.json``).
+        config: Group size, concurrency, turn limit, timeout and seed.
+        services: Services of the tasks' world (default: from the task set's stats.json).
+        limit: Use only the first ``limit`` tasks.
+        progress: Called with 1 after each finished trajectory.
+        on_start: Called with ``(total, already done)`` before the first episode.
+
+    Returns:
+        What this call did.
+
+    Raises:
+        ValueError: when ``out_dir`` holds a run with other settings, or the tasks'
+            world cannot be rebuilt.
+    """
+    started = time.perf_counter()
+    config = config or RolloutConfig()
+    tasks_file = Path(tasks_path)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = read_tasks(tasks_file)[:limit]
+    info = {
+        "tasks_path": str(tasks_file.resolve()),
+        "tasks_sha256": _sha256(tasks_file),
+        "limit": limit,
+        "policy": policy.name,
+        "group_size": config.group_size,
+        "max_turns": config.max_turns,
+        "seed": config.seed,
+    }
+    _check_run_info(out, info)
+    worlds = load_task_worlds(tasks, services, tasks_file)
+    path = out / TRAJECTORIES
+    done = {t.key for t in recover(path, Trajectory.model_validate_json)}
+    pending = [(t, r) for t in tasks for r in range(config.group_size) if (t.id, r) not in done]
+    result = RunResult(total=len(tasks) * config.group_size, done_before=len(done), done_now=0, out=path)
+    if on_start is not None:
+        on_start(result.total, len(done))
+    asyncio.run(_run_async(worlds, policy, pending, config, path, progress, result))
+    result.elapsed_s = time.perf_counter() - started
+    return result

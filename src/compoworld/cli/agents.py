@@ -1,0 +1,224 @@
+"""The agent commands of the ``compoworld`` command line: rollout, score, export, report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+__all__ = ["register"]
+
+console = Console()
+err = Console(stderr=True)
+
+export_app = typer.Typer(help="Training datasets from runs and task sets.", no_args_is_help=True)
+
+
+def rollout(
+    tasks: Annotated[Path, typer.Option("--tasks", help="A tasks.jsonl file.")],
+    policy: Annotated[
+        str, typer.Option("--policy", help="oracle, oracle-hermes, random, openai, smollm2 or hf:<checkpoint dir>.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it holds the same run).")],
+    group_size: Annotated[int, typer.Option("--group-size", min=1, help="Rollouts per task.")] = 1,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Episodes in flight at once.")] = 8,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Worker processes of in-process models.")] = 1,
+    max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Assistant turns per episode.")] = 20,
+    turn_timeout: Annotated[float, typer.Option("--turn-timeout", help="Seconds per policy turn.")] = 300.0,
+    limit: Annotated[int | None, typer.Option("--limit", help="Use only the first N tasks.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", envvar="COMPOWORLD_AGENT_BASE_URL", help="openai: endpoint URL.")
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", envvar="COMPOWORLD_AGENT_MODEL", help="openai: model.")
+    ] = None,
+    api_key: Annotated[
+        str | None, typer.Option("--api-key", envvar="COMPOWORLD_AGENT_API_KEY", help="openai: key.")
+    ] = None,
+    temperature: Annotated[float, typer.Option("--temperature", help="Sampling temperature of models.")] = 0.7,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Most tokens per model turn.")] = None,
+) -> None:
+    """Roll out a policy on every task, GROUP_SIZE times each, into OUT/trajectories.jsonl (resumable)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from compoworld.agents.policies import make_policy
+    from compoworld.agents.rollout import RolloutConfig, run_rollouts
+
+    try:
+        agent = make_policy(
+            policy,
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            workers=workers,
+        )
+    except (ValueError, FileNotFoundError, ImportError) as exc:
+        err.print(f"[red]cannot make policy {escape(repr(policy))}:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    config = RolloutConfig(
+        group_size=group_size, concurrency=concurrency, max_turns=max_turns, turn_timeout_s=turn_timeout, seed=seed
+    )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        job = bar.add_task(f"rollout {agent.name}", total=None)
+        try:
+            result = run_rollouts(
+                tasks,
+                agent,
+                out,
+                config,
+                limit=limit,
+                progress=lambda n: bar.advance(job, n),
+                on_start=lambda total, done: bar.update(job, total=total, completed=done),
+            )
+        except (ValueError, FileNotFoundError) as exc:
+            err.print(f"[red]rollout failed:[/red] {escape(str(exc))}")
+            raise typer.Exit(2) from exc
+    console.print(
+        f"{result.done_now} new trajectories ({result.done_before} already there, {result.total} in all) "
+        f"in {result.out} in {result.elapsed_s:.1f} s"
+    )
+    if result.failures:
+        for task_id, r, why in result.failures[:5]:
+            err.print(f"[red]not run[/red] {task_id} #{r}: {escape(str(why))}")
+        err.print(f"[red]{len(result.failures)} episodes could not run; run the same command again to retry them[/red]")
+        raise typer.Exit(1)
+    if not result.complete:
+        err.print("[red]the run stopped early; run the same command again to finish it[/red]")
+        raise typer.Exit(1)
+
+
+def score(
+    run: Annotated[Path, typer.Argument(help="A run directory written by `compoworld rollout`.")],
+    scheme: Annotated[str, typer.Option("--scheme", help="binary, uniform or completion_focused.")] = "binary",
+    alpha: Annotated[float, typer.Option("--alpha", help="completion_focused: weight exponent α.")] = 1.0,
+    epsilon: Annotated[float, typer.Option("--epsilon", help="completion_focused: weight floor ε.")] = 0.05,
+    lam: Annotated[float, typer.Option("--lam", help="completion_focused: completion share λ.")] = 0.5,
+    gating: Annotated[bool, typer.Option("--gating/--no-gating", help="completion_focused: gate on the DAG.")] = True,
+    advantage: Annotated[str, typer.Option("--advantage", help="grpo or dr_grpo.")] = "grpo",
+    out: Annotated[Path | None, typer.Option("--out", help="Write per-trajectory rewards here (JSONL).")] = None,
+    per_criterion: Annotated[bool, typer.Option("--per-criterion", help="Include every task's criteria.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Score every trajectory of a run against its task's criteria and print the summary."""
+    from compoworld.tasks.rewards import RewardConfig
+    from compoworld.train.scoring import score_run
+
+    try:
+        config = RewardConfig(
+            scheme=scheme,  # type: ignore[arg-type]  # checked by RewardConfig
+            alpha=alpha,
+            epsilon=epsilon,
+            lam=lam,
+            gating=gating,
+            advantage=advantage,  # type: ignore[arg-type]
+        )
+        summary = score_run(run, config, out)
+    except (ValueError, FileNotFoundError) as exc:
+        err.print(f"[red]score failed:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    if not per_criterion:
+        summary.pop("per_criterion")
+    if as_json:
+        print(json.dumps(summary, indent=1, sort_keys=True))
+        return
+    for key in ("trajectories", "tasks", "completion_rate", "mean_reward", "zero_variance_group_share"):
+        console.print(f"{key}: {summary[key]}")
+    console.print(f"criterion pass rates: {summary['criterion_pass_rates']}")
+
+
+@export_app.command("sft")
+def export_sft_cmd(
+    runs: Annotated[list[Path], typer.Option("--runs", help="Run directories (repeat the option for several).")],
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    parquet: Annotated[bool, typer.Option("--parquet/--no-parquet", help="Also write Parquet.")] = True,
+    tools: Annotated[
+        str, typer.Option("--tools", help="Tool schemas: full, compact or slim (for small contexts).")
+    ] = "full",
+) -> None:
+    """Write the trajectories that met every criterion as {"messages", "tools"} rows (JSONL, Parquet)."""
+    from compoworld.train.export import export_sft
+
+    if tools not in ("full", "compact", "slim"):
+        err.print(f"[red]--tools must be full, compact or slim, not {escape(repr(tools))}[/red]")
+        raise typer.Exit(2)
+    try:
+        info = export_sft(runs, out, parquet=parquet, tool_detail=tools)  # type: ignore[arg-type]  # checked above
+    except (ValueError, FileNotFoundError, ImportError) as exc:
+        err.print(f"[red]export failed:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    console.print(
+        f"{info['rows']} SFT rows from {info['successful']} successful of {info['trajectories']} trajectories: "
+        + ", ".join(info["files"].values())
+    )
+
+
+@export_app.command("rl")
+def export_rl_cmd(
+    tasks: Annotated[Path, typer.Option("--tasks", help="A tasks.jsonl file.")],
+    fmt: Annotated[str, typer.Option("--format", help="trl or verl.")],
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    parquet: Annotated[bool, typer.Option("--parquet/--no-parquet", help="Also write Parquet.")] = True,
+) -> None:
+    """Write one RL row per task in the shape TRL's GRPO trainer or verl's RL dataset reads."""
+    from compoworld.train.export import export_rl
+
+    try:
+        info = export_rl(tasks, out, fmt, parquet=parquet)  # type: ignore[arg-type]  # checked by export_rl
+    except (ValueError, FileNotFoundError, ImportError) as exc:
+        err.print(f"[red]export failed:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    console.print(f"{info['rows']} {fmt} rows: " + ", ".join(info["files"].values()))
+
+
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="Run directories (or one directory holding runs).")],
+    out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: the first directory).")] = None,
+) -> None:
+    """Write report.md, report.html and PNG plots comparing the runs."""
+    from compoworld.train.report import write_report
+
+    try:
+        paths = write_report(runs, out)
+    except (ValueError, FileNotFoundError, ImportError) as exc:
+        err.print(f"[red]report failed:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    console.print("report: " + ", ".join(str(p) for p in paths))
+
+
+def demo(
+    preset: Annotated[str, typer.Option("--preset", help="small (minutes) or paper (3,000 SFT / 1,000 RL).")] = "small",
+    out: Annotated[Path, typer.Option("--out", help="Output directory (resumed if it holds a run).")] = Path(
+        "out/demo"
+    ),
+    smollm2: Annotated[
+        bool | None, typer.Option("--smollm2/--no-smollm2", help="Roll out SmolLM2 too (default: when installed).")
+    ] = None,
+) -> None:
+    """The main job: synthesize tasks, roll out oracle, random (and SmolLM2), score, export SFT and RL sets, report."""
+    from compoworld.train.pipeline import PRESETS, run_main_job
+
+    if preset not in PRESETS:
+        err.print(f"[red]unknown preset {escape(repr(preset))}[/red]; use one of {', '.join(PRESETS)}")
+        raise typer.Exit(2)
+    try:
+        run_main_job(out, PRESETS[preset], console=console, smollm2=smollm2)
+    except (RuntimeError, ValueError, FileNotFoundError, ImportError) as exc:
+        err.print(f"[red]demo failed:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+
+
+def register(app: typer.Typer) -> None:
+    """Add the agent commands to the ``compoworld`` app."""
+    app.command("demo")(demo)
+    app.command("rollout")(rollout)
+    app.command("score")(score)
+    app.command("report")(report)
+    app.add_typer(export_app, name="export")

