@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from compoworld import CatalogError, Episode, SeedContext, World
-from compoworld.services.crm import Account, Contact
+from compoworld.services.sales.crm import Account, Contact
 
 
 def _new_contact(ep: Episode, email: str) -> str:

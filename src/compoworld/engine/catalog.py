@@ -21,20 +21,32 @@ from compoworld.engine.records import Record
 from compoworld.engine.registration import registered, resolve
 from compoworld.engine.service import ResourceSpec, Service
 from compoworld.engine.tools import Tool, tool_from_def
+from compoworld.engine.version import __version__
 
 __all__ = ["Catalog"]
 
+_ENGINE = __name__.rpartition(".")[0] + "."
+
 
 def _source_modules(module_name: str) -> set[str]:
-    """A service module and the modules of its own package it uses (shared seeding contracts …)."""
+    """A service module and the modules of its own distribution it uses (seeding contracts, the authoring kit …).
+
+    The engine's own modules are left out: the package version in the fingerprint stands for them.
+    """
     module = sys.modules.get(module_name)
     if module is None:
         return set()
-    package = module_name.rpartition(".")[0]
+    top = module_name.partition(".")[0]
     found = {module_name}
     for value in vars(module).values():
         name = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
-        if isinstance(name, str) and name.rpartition(".")[0] == package and name != package:
+        if (
+            isinstance(name, str)
+            and name.partition(".")[0] == top
+            and not name.startswith(_ENGINE)
+            and name in sys.modules
+            and getattr(sys.modules[name], "__file__", None)
+        ):
             found.add(name)
     return found
 
@@ -144,8 +156,6 @@ class Catalog:
         as seeding contracts) counts too.
         """
         if self._fingerprint is None:
-            from compoworld.engine.version import __version__
-
             h = hashlib.sha256(f"compoworld {__version__}\n".encode())
             h.update(json.dumps([sorted(self.tables), sorted(self.tools)]).encode())
             modules = sorted({dep for svc in self.services.values() for dep in _source_modules(svc.module)})

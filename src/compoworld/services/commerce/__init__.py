@@ -1,0 +1,1 @@
+"""Commerce: shops, marketplaces, point of sale, inventory, warehouses, shipping, delivery and freight."""

@@ -1,0 +1,1 @@
+"""Communication: mailboxes, transactional mail, team chats, SMS, push notifications and meetings."""

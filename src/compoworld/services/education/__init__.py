@@ -1,0 +1,1 @@
+"""Education: learning management and student information systems."""

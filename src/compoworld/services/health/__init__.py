@@ -1,0 +1,1 @@
+"""Healthcare: clinics and pharmacies."""

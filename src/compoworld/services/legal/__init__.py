@@ -1,0 +1,1 @@
+"""Legal: contracts, matters and e-signatures."""

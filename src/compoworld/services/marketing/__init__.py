@@ -1,0 +1,1 @@
+"""Marketing: ads, e-mail campaigns, nurture, links, social posts, events, webinars, forms, surveys, content and analytics."""

@@ -1,0 +1,1 @@
+"""Places and travel: trips, flights, hotels, restaurants, rides, maps, fleets, real estate and smart homes."""

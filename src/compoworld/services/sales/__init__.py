@@ -1,0 +1,1 @@
+"""Sales: CRMs and the deal pipeline."""
