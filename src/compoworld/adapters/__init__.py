@@ -12,6 +12,6 @@ requires the trainer to be installed.
 
 from __future__ import annotations
 
-from compoworld.adapters.common import DEFAULT_WORLDS, TaskSession, WorldCache
+from compoworld.agents.session import DEFAULT_WORLDS, TaskSession, WorldCache
 
 __all__ = ["DEFAULT_WORLDS", "TaskSession", "WorldCache"]

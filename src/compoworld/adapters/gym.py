@@ -39,8 +39,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from compoworld.adapters.common import TaskSession, ToolListing, load_task, tool_text, verdict_metrics
+from compoworld.adapters.common import ToolListing, tool_listing, tool_text, verdict_metrics
 from compoworld.agents.chat import SYSTEM_PROMPT, ToolCallRequest, parse_tool_calls
+from compoworld.agents.session import TaskSession, load_task
 from compoworld.tasks.rewards import RewardConfig
 from compoworld.tasks.task import Task
 from compoworld.tasks.taskset import read_tasks, task_set_services
@@ -248,7 +249,7 @@ class CompoWorldEnv(_EnvBase[str, Any]):
         self._session = TaskSession(task, services=self.services)
         self._turn = 0
         self._over = False
-        tools = self._session.tool_listing(self.tool_listing)
+        tools = tool_listing(self._session, self.tool_listing)
         text = "\n\n".join([SYSTEM_PROMPT, task.instruction, "Tools:\n" + tools, _GUIDE])
         obs = _fit(text, self.max_observation_chars)
         self._transcript = [obs]

@@ -48,19 +48,17 @@ from typing import Any, Self
 
 from compoworld.adapters.common import (
     CALL_TOOL,
-    DEFAULT_WORLDS,
     SUBMIT_ANSWER,
-    TaskSession,
     ToolListing,
-    load_task,
     replay_messages,
-    score_batch,
+    tool_listing,
     tool_text,
     verdict_metrics,
 )
 from compoworld.agents.chat import ToolCallRequest, parse_tool_calls
-from compoworld.agents.rollout import VerdictRecord
-from compoworld.tasks.rewards import RewardConfig, Scheme
+from compoworld.agents.session import DEFAULT_WORLDS, TaskSession, load_task
+from compoworld.tasks.criteria import Verdict
+from compoworld.tasks.rewards import RewardConfig, Scheme, score_batch
 
 __all__ = [
     "CompoWorldEnvironment",
@@ -73,7 +71,7 @@ __all__ = [
 
 _CACHE_SIZE = 4096
 _cache_lock = threading.Lock()
-_verdict_cache: OrderedDict[tuple[str, str, str], list[VerdictRecord]] = OrderedDict()
+_verdict_cache: OrderedDict[tuple[str, str, str], list[Verdict]] = OrderedDict()
 
 
 def _messages(completion: Any) -> list[dict[str, Any]]:
@@ -93,7 +91,7 @@ def _final_prose(messages: Sequence[Mapping[str, Any]]) -> str:
     return "" if requests else prose
 
 
-def _replayed_verdicts(task_json: Any, completion: Any, services: Sequence[str] | None) -> list[VerdictRecord]:
+def _replayed_verdicts(task_json: Any, completion: Any, services: Sequence[str] | None) -> list[Verdict]:
     task = load_task(task_json)
     messages = _messages(completion)
     digest = hashlib.sha256(json.dumps(messages, sort_keys=True, default=str).encode()).hexdigest()
@@ -120,7 +118,7 @@ def _column(kwargs: Mapping[str, Any], name: str, n: int) -> list[Any]:
 
 def _verdicts(
     completions: Sequence[Any], kwargs: Mapping[str, Any], services: Sequence[str] | None
-) -> tuple[list[list[VerdictRecord] | None], list[str]]:
+) -> tuple[list[list[Verdict] | None], list[str]]:
     """Per completion its verdicts (None without a task) and its group key."""
     n = len(completions)
     tasks = _column(kwargs, "task", n)
@@ -128,7 +126,7 @@ def _verdicts(
     row_services = _column(kwargs, "services", n)
     envs = _column(kwargs, "environments", n)
     played = _column(kwargs, "compoworld_sessions", n)
-    out: list[list[VerdictRecord] | None] = []
+    out: list[list[Verdict] | None] = []
     keys: list[str] = []
     for i, completion in enumerate(completions):
         env, rolled = envs[i], played[i]
@@ -202,7 +200,7 @@ class CompoWorldReward:
     def _log(
         self,
         kwargs: Mapping[str, Any],
-        verdicts: Sequence[list[VerdictRecord] | None],
+        verdicts: Sequence[list[Verdict] | None],
         zero_variance: int,
         groups: int,
     ) -> None:
@@ -366,7 +364,7 @@ class CompoWorldToolEnvironment:
             )
         services = kwargs.get("services") or self.services
         self.session = TaskSession(task, services=services, worlds=DEFAULT_WORLDS)
-        tools = self.session.tool_listing(self.tool_listing)
+        tools = tool_listing(self.session, self.tool_listing)
         return _GUIDE.format(call=CALL_TOOL, submit=SUBMIT_ANSWER, tools=tools)
 
     def call_tool(self, name: str, arguments: str = "{}") -> str:

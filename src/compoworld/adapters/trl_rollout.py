@@ -7,7 +7,7 @@ the tool list must differ per task: every prompt is rendered with its task's
 own tools in the OpenAI format, as the SFT export renders them, so a model
 sees the same conversations in SFT and RL. It plays whole episodes with the
 trainer's model: it generates a turn, runs the turn's tool calls on a
-:class:`~compoworld.adapters.common.TaskSession`, appends the results in the
+:class:`~compoworld.agents.session.TaskSession`, appends the results in the
 chat template's format and generates again, until the model answers without
 a call, the turn limit or the completion budget (``max_completion_length``).
 
@@ -33,8 +33,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compoworld.adapters.common import DEFAULT_WORLDS, TaskSession, WorldCache, load_task, take_turn
+from compoworld.adapters.common import take_turn
 from compoworld.agents.chat import ToolDetail, tool_message
+from compoworld.agents.session import DEFAULT_WORLDS, TaskSession, WorldCache, load_task
 from compoworld.tasks.task import Task
 
 __all__ = ["CompoWorldRolloutFunc", "RolloutEpisode"]

@@ -8,20 +8,19 @@ task is checked on the final state. Each finished episode is one line of
 where it stopped with nothing lost or duplicated: a trajectory is keyed by
 task id and rollout index.
 
-Episodes of one run share one world per world seed; open-world calls are
-answered from the task's recording, and calls the oracle never made from the
-deterministic synthetic world model.
+Each episode plays its task through a
+:class:`~compoworld.agents.session.TaskSession`, as the trainer adapters and
+the servers do; episodes of one run share one world per world seed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import difflib
 import hashlib
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,20 +28,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from compoworld.agents.chat import (
-    ToolCallRequest,
     assistant_message,
     initial_messages,
     parse_tool_calls,
-    task_tools,
     tool_message,
 )
 from compoworld.agents.policies import Policy, PolicyUnavailable, TurnInput
-from compoworld.engine.catalog import Catalog
-from compoworld.engine.episode import Episode
-from compoworld.engine.errors import ErrorType, ToolError
+from compoworld.agents.session import TaskSession, WorldCache
 from compoworld.engine.jsonl import append_line, recover, write_json_atomic
-from compoworld.engine.openworld import ReplayWorldModel, SyntheticWorldModel
-from compoworld.tasks.criteria import check_criteria
+from compoworld.engine.registration import registered
+from compoworld.tasks.criteria import Verdict
 from compoworld.tasks.task import Task
 from compoworld.tasks.taskset import read_tasks, task_set_services
 from compoworld.world.world import World
@@ -52,16 +47,11 @@ __all__ = [
     "RolloutConfig",
     "RunResult",
     "Trajectory",
-    "VerdictRecord",
-    "check_task_world",
-    "execute_request",
     "load_task_worlds",
     "read_trajectories",
     "run_episode",
     "run_rollouts",
     "run_services",
-    "task_episode",
-    "task_verdicts",
 ]
 
 TRAJECTORIES = "trajectories.jsonl"
@@ -84,19 +74,6 @@ class CallRecord(BaseModel):
     ms: float = Field(description="Milliseconds the environment took.")
 
 
-class VerdictRecord(BaseModel):
-    """One criterion's verdict, with what the reward schemes need to gate on it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    kind: str
-    passed: bool
-    description: str
-    detail: str = ""
-    depends_on: list[str] = Field(default_factory=list)
-
-
 class Trajectory(BaseModel):
     """One episode: the conversation, every call, the final state's diff and the rubric verdicts."""
 
@@ -117,7 +94,7 @@ class Trajectory(BaseModel):
     stop_detail: str = ""
     turns: int
     diff: dict[str, Any] = Field(description="The state diff of the episode (StateDiff.to_dict).")
-    verdicts: list[VerdictRecord]
+    verdicts: list[Verdict]
     success: bool = Field(description="Every criterion passed.")
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -150,65 +127,6 @@ class RolloutConfig:
     seed: int = 0
 
 
-def _refusal(etype: ErrorType, message: str, hint: str) -> dict[str, Any]:
-    return {"ok": False, "error": ToolError(etype, message, None, hint).to_dict()}
-
-
-def _unavailable(name: str, allowed: Sequence[str]) -> dict[str, Any]:
-    close = difflib.get_close_matches(name, list(allowed), n=3, cutoff=0.5)
-    hint = f"did you mean {', '.join(close)}?" if close else "call one of the tools you were given, by exact name"
-    return _refusal("unknown_tool", f"no tool named {name[:100]!r} is available in this task", hint)
-
-
-def task_episode(world: World, task: Task) -> Episode:
-    """A fresh episode of a task.
-
-    Open-world calls are answered from the task's recording, and calls the
-    oracle never made from the deterministic synthetic world model.
-    """
-    return Episode(world, world_model=ReplayWorldModel(task.recording, fallback=SyntheticWorldModel()))
-
-
-def execute_request(episode: Episode, request: ToolCallRequest, allowed: Sequence[str]) -> dict[str, Any]:
-    """Run one tool call an agent asked for; never raises.
-
-    Args:
-        episode: The episode to run it on.
-        request: The call as parsed from the model's message.
-        allowed: The tools the agent was given: any other name is refused.
-
-    Returns:
-        ``{"ok": True, "result": ...}`` or ``{"ok": False, "error": {...}}`` (a
-        malformed block, a tool outside ``allowed``, or the tool's own error).
-    """
-    if request.problem is not None:
-        return _refusal("invalid_arguments", request.problem, 'write {"name": "<tool>", "arguments": {...}}')
-    if request.name not in allowed:
-        return _unavailable(request.name, allowed)
-    return episode.call(request.name, request.arguments).to_dict()
-
-
-def task_verdicts(task: Task, episode: Episode, answer: str) -> list[VerdictRecord]:
-    """Every criterion of a task checked on an episode's state and a final answer, with its prerequisites."""
-    return [
-        VerdictRecord(**v.model_dump(), depends_on=list(c.depends_on))
-        for v, c in zip(check_criteria(task.criteria, episode, answer), task.criteria, strict=True)
-    ]
-
-
-def check_task_world(world: World, task: Task) -> None:
-    """Check that a world is the one a task was made in.
-
-    Raises:
-        ValueError: when the world's version differs from the task's.
-    """
-    if world.version != task.world_version:
-        raise ValueError(
-            f"task {task.id} was made in world {task.world_version}, but the catalog now builds "
-            f"{world.version}: the services changed since; synthesize the tasks again"
-        )
-
-
 async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int, config: RolloutConfig) -> Trajectory:
     """Run one episode of a task with a policy.
 
@@ -230,9 +148,8 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
         PolicyUnavailable: when the policy cannot answer for reasons outside the agent.
     """
     started = time.perf_counter()
-    ep = task_episode(world, task)
-    tools = task_tools(world.catalog, task.tools, detail=policy.tool_detail)
-    allowed = list(task.tools)
+    session = TaskSession(task, world=world)
+    tools = session.tool_specs(policy.tool_detail)
     messages = initial_messages(task)
     rng = random.Random(f"{config.seed}:{task.id}:{rollout}")
     calls: list[CallRecord] = []
@@ -267,7 +184,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
             break
         for req in requests:
             t1 = time.perf_counter()
-            outcome = execute_request(ep, req, allowed)
+            outcome = session.request(req)
             ms = (time.perf_counter() - t1) * 1000
             env_s += ms / 1000
             messages.append(tool_message(req, outcome))
@@ -283,7 +200,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
                     ms=round(ms, 3),
                 )
             )
-    verdicts = task_verdicts(task, ep, answer or "")
+    verdicts = session.verdicts(answer or "")
     return Trajectory(
         task_id=task.id,
         task_index=task.index,
@@ -292,14 +209,14 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
         seed=config.seed,
         instruction=task.instruction,
         metadata=task.metadata,
-        tools=allowed,
+        tools=session.tools,
         messages=messages,
         calls=calls,
         answer=answer,
         stop=stop,
         stop_detail=detail,
         turns=turn + 1,
-        diff=ep.diff().to_dict(),
+        diff=session.episode.diff().to_dict(),
         verdicts=verdicts,
         success=all(v.passed for v in verdicts),
         prompt_tokens=prompt_tokens,
@@ -326,14 +243,9 @@ def load_task_worlds(
     """
     if services is None and tasks_path is not None:
         services = task_set_services(tasks_path)
-    catalog = Catalog.load(services)
-    worlds: dict[int, World] = {}
-    for task in tasks:
-        world = worlds.get(task.world_seed)
-        if world is None:
-            world = worlds[task.world_seed] = World.build(catalog, seed=task.world_seed)
-        check_task_world(world, task)
-    return worlds
+    names = services or list(registered())
+    cache = WorldCache()
+    return {task.world_seed: cache.world_for(task, names) for task in tasks}
 
 
 def run_services(run_dir: str | Path) -> list[str] | None:

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -28,12 +28,8 @@ from compoworld.engine.openworld import (
     ReplayWorldModel,
     SyntheticWorldModel,
     WorldModel,
-    synthetic_answer,
 )
 from compoworld.engine.state import canonical_json
-
-if TYPE_CHECKING:
-    from compoworld.engine.episode import Episode
 
 __all__ = ["LLMStats", "LLMWorldModel", "WorldModelConfig", "make_world_model"]
 
@@ -105,8 +101,8 @@ class LLMWorldModel(WorldModel):
         """Close the cache."""
         self._db.close()
 
-    def _cache_key(self, episode: Episode, call: OpenWorldCall) -> str:
-        return hashlib.sha256(f"{self.model}\x00{episode.world.seed}\x00{call.key}".encode()).hexdigest()
+    def _cache_key(self, call: OpenWorldCall) -> str:
+        return hashlib.sha256(f"{self.model}\x00{call.world.seed}\x00{call.key}".encode()).hexdigest()
 
     def _cached(self, key: str) -> Any:
         with self._lock:
@@ -121,8 +117,8 @@ class LLMWorldModel(WorldModel):
             )
             self._db.commit()
 
-    def _messages(self, episode: Episode, call: OpenWorldCall, reference: Any, problem: str) -> list[dict[str, str]]:
-        svc = episode.world.catalog.services[call.tool.service]
+    def _messages(self, call: OpenWorldCall, reference: Any, problem: str) -> list[dict[str, str]]:
+        svc = call.world.catalog.services[call.tool.service]
         system = _SYSTEM.format(
             title=svc.title,
             modeled_on=svc.modeled_on,
@@ -140,21 +136,21 @@ class LLMWorldModel(WorldModel):
             messages.append({"role": "user", "content": f"Your previous answer was invalid: {problem}. Answer again."})
         return messages
 
-    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+    def answer(self, call: OpenWorldCall) -> Any:
         """Answer from the cache, else the endpoint, else the synthetic model."""
-        key = self._cache_key(episode, call)
+        key = self._cache_key(call)
         cached = self._cached(key)
         if cached is not None:
             self.stats.cache_hits += 1
             return cached
-        reference = synthetic_answer(episode, call)
+        reference = call.synthetic()
         problem = ""
         for _ in range(self.max_attempts):
             self.stats.requests += 1
             try:
                 request: dict[str, Any] = {
                     "model": self.model,
-                    "messages": self._messages(episode, call, reference, problem),
+                    "messages": self._messages(call, reference, problem),
                     "response_format": {"type": "json_object"},
                     "temperature": 0.2,
                 }

@@ -46,7 +46,7 @@ def rollout(
     """Roll out a policy on every task, GROUP_SIZE times each, into OUT/trajectories.jsonl (resumable)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from compoworld.agents.policies import make_policy
+    from compoworld.agents.factory import make_policy
     from compoworld.agents.rollout import RolloutConfig, run_rollouts
 
     try:

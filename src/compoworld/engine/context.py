@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -18,8 +18,9 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import R, Record, generated_fields
 
 if TYPE_CHECKING:
+    from compoworld.engine.crud import RecordContext
     from compoworld.engine.entities import Population
-    from compoworld.engine.episode import Episode
+    from compoworld.engine.overlay import EpisodeState
     from compoworld.engine.service import ResourceSpec
     from compoworld.engine.tools import Tool
 
@@ -57,7 +58,7 @@ class Ctx:
 
     def __init__(
         self,
-        episode: Episode,
+        episode: EpisodeState,
         tool: Tool | None = None,
         *,
         writable: bool = True,
@@ -101,7 +102,7 @@ class Ctx:
         return self._episode.world.population
 
     @property
-    def episode(self) -> Episode:
+    def episode(self) -> EpisodeState:
         """The episode (for engine code; services use the table methods)."""
         return self._episode
 
@@ -143,6 +144,13 @@ class Ctx:
     def where(self, model: type[R], **equals: Any) -> list[R]:
         """Return the records whose fields equal the given values, in id order."""
         return list(self._episode.select(self._spec(model).table, equals))  # type: ignore[arg-type]
+
+    def select(self, model: type[R], equals: Mapping[str, Any], *, after: str | None = None) -> Iterator[R]:
+        """Iterate the current records whose fields equal ``equals``, in id order, after id ``after``.
+
+        Lazy, and indexed on the first field: a filtered page costs its matches, not the table.
+        """
+        return self._episode.select(self._spec(model).table, equals, after=after)  # type: ignore[return-value]
 
     def first(self, model: type[R], **equals: Any) -> R | None:
         """Return the first record (in id order) whose fields equal the given values."""
@@ -250,3 +258,10 @@ class Ctx:
         """Draw the next value of a named per-table counter (1, 2, 3 …)."""
         self._check_writable()
         return self._episode.next_counter(self._spec(model).table, name)
+
+
+if TYPE_CHECKING:
+
+    def _is_a_record_context(ctx: Ctx) -> RecordContext:
+        # mypy proves here that Ctx gives the standard tools all they need of a context.
+        return ctx

@@ -8,21 +8,52 @@ every resource, written once here instead of once per service.
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, Literal, Protocol, Union, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from compoworld.engine.context import Ctx
 from compoworld.engine.errors import CatalogError, RuleViolation
-from compoworld.engine.records import Deleted, Page, Record, generated_fields
+from compoworld.engine.records import Deleted, Page, R, Record, generated_fields
 from compoworld.engine.service import ResourceSpec, Transition
 from compoworld.engine.tools import ParamSpec, Tool, ToolAnnotations, build_tool, semantic_type_of
 
-__all__ = ["standard_tools"]
+__all__ = ["RecordContext", "standard_tools"]
 
 MAX_PAGE = 100
+
+
+class RecordContext(Protocol):
+    """What a standard tool needs of its call's context; :class:`compoworld.engine.context.Ctx` provides it.
+
+    Declared here, not imported: the context is built on the catalog these tools belong to.
+    """
+
+    def find(self, model: type[R], record_id: str) -> R | None:
+        """The current record, or None."""
+        ...
+
+    def get(self, model: type[R], record_id: str, *, field: str | None = None) -> R:
+        """The current record, or a ``not_found`` failure naming ``field``."""
+        ...
+
+    def select(self, model: type[R], equals: Mapping[str, Any], *, after: str | None = None) -> Iterator[R]:
+        """The current records whose fields equal ``equals``, in id order, after id ``after``."""
+        ...
+
+    def create(self, model: type[R], **fields: Any) -> R:
+        """Insert a record with a fresh id and generated fields."""
+        ...
+
+    def update(self, record: R, **changes: Any) -> R:
+        """Replace a record with a changed, re-validated copy."""
+        ...
+
+    def delete(self, record: Record) -> None:
+        """Remove a record."""
+        ...
+
 
 _READ = ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
 
@@ -103,7 +134,7 @@ def _check_spec(spec: ResourceSpec[Any]) -> None:
         raise CatalogError(f"{spec.qualified}: generated fields {sorted(bad)} cannot be set by callers")
 
 
-def _as_now(ctx: Ctx, model: type[Record], rec: Record) -> Record:
+def _as_now(ctx: RecordContext, model: type[Record], rec: Record) -> Record:
     """The record as the call leaves it: a guard may have written to it after the tool's own write."""
     return ctx.find(model, rec.id) or rec
 
@@ -118,7 +149,7 @@ def _create_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     params = {n: _required_param(spec, n) for n in names}
     guard = spec.guard_create
 
-    def create(ctx: Ctx, **kwargs: Any) -> Record:
+    def create(ctx: RecordContext, **kwargs: Any) -> Record:
         rec: Record = ctx.create(model, **kwargs)
         if guard is not None:
             guard(ctx, rec, None)
@@ -149,7 +180,7 @@ def _get_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool:
     model = spec.model
     pname = f"{spec.name}_id"
 
-    def get(ctx: Ctx, **kwargs: Any) -> Record:
+    def get(ctx: RecordContext, **kwargs: Any) -> Record:
         rec: Record = ctx.get(model, kwargs[pname], field=pname)
         return rec
 
@@ -195,7 +226,7 @@ def _list_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool
 
     page_model = Page[model]  # type: ignore[valid-type]
 
-    def list_records(ctx: Ctx, **kwargs: Any) -> Page[Any]:
+    def list_records(ctx: RecordContext, **kwargs: Any) -> Page[Any]:
         limit: int = kwargs.pop("limit")
         cursor: str | None = kwargs.pop("cursor")
         query: str | None = kwargs.pop("query", None)
@@ -203,7 +234,7 @@ def _list_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> Tool
         needle = query.casefold() if query else None
         items: list[Record] = []
         next_cursor: str | None = None
-        for rec in ctx.episode.select(spec.table, equals, after=cursor):
+        for rec in ctx.select(model, equals, after=cursor):
             if needle is not None and not any(needle in str(getattr(rec, f) or "").casefold() for f in search):
                 continue
             if len(items) == limit:
@@ -237,7 +268,7 @@ def _update_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     guard = spec.guard_update
     fields = spec.update
 
-    def update(ctx: Ctx, **kwargs: Any) -> Record:
+    def update(ctx: RecordContext, **kwargs: Any) -> Record:
         rec = ctx.get(model, kwargs.pop(pname), field=pname)
         changes = {k: v for k, v in kwargs.items() if v is not None}
         if not changes:
@@ -271,7 +302,7 @@ def _delete_tool(spec: ResourceSpec[Any], id_resources: Mapping[str, str]) -> To
     pname = f"{spec.name}_id"
     guard = spec.guard_delete
 
-    def delete(ctx: Ctx, **kwargs: Any) -> Deleted:
+    def delete(ctx: RecordContext, **kwargs: Any) -> Deleted:
         rec = ctx.get(model, kwargs[pname], field=pname)
         if guard is not None:
             guard(ctx, None, rec)
@@ -299,7 +330,7 @@ def _transition_tool(spec: ResourceSpec[Any], verb: str, tr: Transition, id_reso
     guard = spec.guard_update
     allowed = ", ".join(repr(s) for s in tr.source)
 
-    def transition(ctx: Ctx, **kwargs: Any) -> Record:
+    def transition(ctx: RecordContext, **kwargs: Any) -> Record:
         rec = ctx.get(model, kwargs[pname], field=pname)
         current = getattr(rec, tr.field)
         if current == tr.target:

@@ -21,18 +21,17 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from compoworld.engine.context import Ctx
 from compoworld.engine.errors import ToolFailure
-from compoworld.engine.state import canonical_json
+from compoworld.engine.state import WorldState, canonical_json
 
 if TYPE_CHECKING:
-    from compoworld.engine.episode import Episode
     from compoworld.engine.tools import Tool
 
 __all__ = [
@@ -44,7 +43,6 @@ __all__ = [
     "SyntheticWorldModel",
     "Unrecorded",
     "WorldModel",
-    "synthetic_answer",
 ]
 
 
@@ -63,43 +61,24 @@ class OpenWorldCall:
         arguments: Validated arguments, as the tool function receives them.
         canonical: The arguments as canonical JSON-ready data (defaults filled in).
         key: Hash of the tool name and canonical arguments.
+        world: The world the call is made in.
+        synthetic: Computes the deterministic offline answer: the tool's own function,
+            with randomness seeded by world seed, tool and arguments and the world's
+            epoch as its clock, so that the answer depends on the call alone.
     """
 
     tool: Tool
     arguments: dict[str, Any]
     canonical: dict[str, Any]
     key: str
+    world: WorldState
+    synthetic: Callable[[], Any]
 
-    @classmethod
-    def make(cls, tool: Tool, validated: BaseModel) -> OpenWorldCall:
-        """Build the call from a tool's validated argument model."""
+    @staticmethod
+    def key_of(tool: Tool, validated: BaseModel) -> tuple[dict[str, Any], str]:
+        """The canonical arguments of a tool's validated argument model, and the call's key."""
         canonical = validated.model_dump(mode="json")
-        digest = hashlib.sha256(f"{tool.name}\x00{canonical_json(canonical)}".encode()).hexdigest()
-        return cls(tool, dict(validated.__dict__), canonical, digest)
-
-
-def synthetic_answer(episode: Episode, call: OpenWorldCall) -> Any:
-    """Run the tool's own function with randomness seeded by world seed, tool and arguments.
-
-    Its clock is the world's epoch, not the episode's: an answer depends on the call alone,
-    which is what recordings and caches key it by.
-
-    Args:
-        episode: The episode (read-only access).
-        call: The call.
-
-    Returns:
-        The JSON-ready answer.
-    """
-    ctx = Ctx(
-        episode,
-        call.tool,
-        writable=False,
-        rng_seed=f"open-world:{episode.world.seed}:{call.key}",
-        now=episode.world.epoch,
-    )
-    out = call.tool.fn(ctx, **call.arguments)
-    return call.tool.result_adapter.serializer.to_python(out, mode="json", warnings="error")
+        return canonical, hashlib.sha256(f"{tool.name}\x00{canonical_json(canonical)}".encode()).hexdigest()
 
 
 class WorldModel(ABC):
@@ -108,7 +87,7 @@ class WorldModel(ABC):
     name: str = "abstract"
 
     @abstractmethod
-    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+    def answer(self, call: OpenWorldCall) -> Any:
         """Return the JSON-ready answer to ``call`` (valid against the tool's result schema).
 
         Raises:
@@ -121,9 +100,9 @@ class SyntheticWorldModel(WorldModel):
 
     name = "synthetic"
 
-    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+    def answer(self, call: OpenWorldCall) -> Any:
         """Answer with the tool's own deterministic function."""
-        return synthetic_answer(episode, call)
+        return call.synthetic()
 
 
 class RecordedAnswer(BaseModel):
@@ -172,7 +151,7 @@ class ReplayWorldModel(WorldModel):
         self.recording = recording
         self.fallback = fallback
 
-    def answer(self, episode: Episode, call: OpenWorldCall) -> Any:
+    def answer(self, call: OpenWorldCall) -> Any:
         """Return the recorded answer, or the fallback's.
 
         Raises:
@@ -180,7 +159,7 @@ class ReplayWorldModel(WorldModel):
         """
         found = self.recording.answers.get(call.key)
         if found is None and self.fallback is not None:
-            return self.fallback.answer(episode, call)
+            return self.fallback.answer(call)
         if found is None:
             raise Unrecorded(
                 f"the recording has no answer for {call.tool.name} with these arguments",

@@ -20,7 +20,7 @@ from compoworld.engine.errors import CatalogError, ToolError, ToolFailure
 from compoworld.engine.openworld import OpenWorldCall, RecordedAnswer
 
 if TYPE_CHECKING:
-    from compoworld.engine.episode import Episode
+    from compoworld.engine.overlay import EpisodeState
     from compoworld.engine.tools import Tool
 
 __all__ = ["CallResult", "call"]
@@ -48,7 +48,7 @@ def _fail(type_: Any, message: str, field: str | None = None, hint: str = "") ->
     return CallResult(False, None, ToolError(type_, message, field, hint))
 
 
-def _unknown_tool(episode: Episode, name: Any) -> CallResult:
+def _unknown_tool(episode: EpisodeState, name: Any) -> CallResult:
     tools = episode.world.catalog.tools
     text = name if isinstance(name, str) else repr(name)
     close = difflib.get_close_matches(text, list(tools), n=3, cutoff=0.6) if isinstance(name, str) else []
@@ -85,12 +85,20 @@ def _invalid(tool: Tool, exc: ValidationError) -> CallResult:
     return _fail("invalid_arguments", message, loc, hint)
 
 
-def _open_world(episode: Episode, tool: Tool, args: Any) -> CallResult:
+def _open_world(episode: EpisodeState, tool: Tool, args: Any) -> CallResult:
     """Ask the episode's world model; record what it answered."""
-    ow = OpenWorldCall.make(tool, args)
+    canonical, key = OpenWorldCall.key_of(tool, args)
+    world = episode.world
+    kwargs = dict(args.__dict__)
+
+    def synthetic() -> Any:
+        ctx = Ctx(episode, tool, writable=False, rng_seed=f"open-world:{world.seed}:{key}", now=world.epoch)
+        out = tool.fn(ctx, **kwargs)
+        return tool.result_adapter.serializer.to_python(out, mode="json", warnings="error")
+
     model = episode.world_model
     try:
-        result = model.answer(episode, ow)
+        result = model.answer(OpenWorldCall(tool, kwargs, canonical, key, world, synthetic))
     except ToolFailure as failure:
         return CallResult(False, None, failure.to_error())
     except Exception as exc:  # a world-model bug must not crash the caller
@@ -100,13 +108,13 @@ def _open_world(episode: Episode, tool: Tool, args: Any) -> CallResult:
             None,
             "this is a fault of the tool, not of the call; try another way",
         )
-    episode.recording.answers[ow.key] = RecordedAnswer(
-        tool=tool.name, arguments=ow.canonical, result=result, source=model.name
+    episode.recording.answers[key] = RecordedAnswer(
+        tool=tool.name, arguments=canonical, result=result, source=model.name
     )
     return CallResult(True, result, None)
 
 
-def call(episode: Episode, name: str, arguments: Any = None) -> CallResult:
+def call(episode: EpisodeState, name: str, arguments: Any = None) -> CallResult:
     """Run one tool call against an episode.
 
     Args:

@@ -14,27 +14,30 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from compoworld.engine.errors import CatalogError
 from compoworld.engine.records import R, Record
 
-if TYPE_CHECKING:
-    from compoworld.engine.context import Ctx
-    from compoworld.engine.state import SeedContext
-
 __all__ = [
+    "ExampleFn",
     "Guard",
     "ResourceSpec",
+    "SeedFn",
     "Service",
     "ToolDef",
     "Transition",
 ]
 
+ExampleFn = Callable[..., dict[str, Any] | None]
+"""An example provider: ``example(ctx)`` gives valid arguments from a fresh read-only context, or None."""
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 F = TypeVar("F", bound=Callable[..., Any])
 
-Guard = Callable[["Ctx", Any, Any], None]
+# Declarations name the functions they hold loosely: the context types (``Ctx``, ``SeedContext``) are
+# built on the catalog these declarations make up, so naming them here would make an import cycle.
+Guard = Callable[..., None]
 """A domain rule on a standard write: ``guard(ctx, new_record_or_None, old_record_or_None)``.
 
 It runs inside the same atomic call, after the write is applied (so queries
@@ -152,11 +155,12 @@ class ToolDef:
     destructive: bool
     idempotent: bool
     open_world: bool
-    example: Callable[[Ctx], dict[str, Any] | None] | None
+    example: ExampleFn | None
     name: str
 
 
-SeedFn = Callable[["SeedContext"], None]
+SeedFn = Callable[..., None]
+"""A seeder: ``seed(s)`` with the service's :class:`~compoworld.engine.state.SeedContext`."""
 
 
 class Service:
@@ -262,7 +266,7 @@ class Service:
         destructive: bool = False,
         idempotent: bool | None = None,
         open_world: bool = False,
-        example: Callable[[Ctx], dict[str, Any] | None] | None = None,
+        example: ExampleFn | None = None,
         name: str | None = None,
     ) -> Callable[[F], F]:
         """Declare a domain tool; the decorated function is returned unchanged.

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from compoworld.engine.episode import Episode
+    from compoworld.engine.overlay import EpisodeState
 
 __all__ = ["export_episode"]
 
@@ -24,7 +24,7 @@ def _sql_value(value: Any) -> Any:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def export_episode(episode: Episode, path: Path) -> Path:
+def export_episode(episode: EpisodeState, path: Path) -> Path:
     """Write every table of ``episode`` (world records overlaid with its writes) to ``path``.
 
     The file is written next to ``path`` and moved into place, so a crash never

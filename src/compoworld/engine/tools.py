@@ -24,8 +24,7 @@ from compoworld.engine.errors import CatalogError
 from compoworld.engine.types import SemanticType, semantic_of
 
 if TYPE_CHECKING:
-    from compoworld.engine.context import Ctx
-    from compoworld.engine.service import ToolDef
+    from compoworld.engine.service import ExampleFn, ToolDef
 
 __all__ = [
     "ParamSpec",
@@ -95,7 +94,7 @@ class Tool:
     result_adapter: TypeAdapter[Any]
     fn: Callable[..., Any]
     id_params: tuple[tuple[str, str, str], ...] = ()
-    example: Callable[[Ctx], dict[str, Any] | None] | None = None
+    example: ExampleFn | None = None
     required: frozenset[str] = field(default_factory=frozenset)
     _params_model: type[BaseModel] | None = None
     _parameters_schema: dict[str, Any] | None = None
@@ -250,7 +249,7 @@ def build_tool(
     result_type: Any,
     fn: Callable[..., Any],
     id_resources: Mapping[str, str],
-    example: Callable[[Ctx], dict[str, Any] | None] | None = None,
+    example: ExampleFn | None = None,
 ) -> Tool:
     """Build a tool, deriving and checking its schemas.
 

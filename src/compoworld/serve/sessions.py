@@ -7,8 +7,9 @@ Both servers (MCP and HTTP) sit on the same three pieces:
   It turns a request for services or for a task into a :class:`Scope`.
 * :class:`Session` owns one :class:`~compoworld.engine.episode.Episode` and the tools
   its scope allows. Every call goes through the engine's runtime; a task
-  session adds two tools of its own, to read the instruction and to submit a
-  final answer for the rubric's verdict.
+  session plays its task through a :class:`~compoworld.agents.session.TaskSession`,
+  as rollouts and the trainer adapters do, and adds two tools of its own, to
+  read the instruction and to submit a final answer for the rubric's verdict.
 * :class:`SessionManager` keeps at most ``max_sessions`` sessions and drops the
   ones idle longer than ``idle_timeout_s``, so a server's memory stays bounded
   whatever its clients do.
@@ -31,14 +32,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from compoworld.agents.session import TaskSession
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.episode import Episode, Snapshot, StateDiff
 from compoworld.engine.errors import ToolError
-from compoworld.engine.openworld import DEFAULT_WORLD_MODEL, ReplayWorldModel, WorldModel
+from compoworld.engine.openworld import DEFAULT_WORLD_MODEL, WorldModel
 from compoworld.engine.runtime import MAX_ARGUMENT_CHARS, CallResult
 from compoworld.engine.tools import Tool, ToolAnnotations
-from compoworld.tasks.criteria import Verdict, check_criteria
-from compoworld.tasks.task import Task
+from compoworld.tasks.criteria import Verdict
+from compoworld.tasks.task import Task, check_task_world
 from compoworld.tasks.taskset import read_tasks, task_set_services
 from compoworld.world.world import World
 
@@ -211,7 +213,7 @@ class Scope:
         tools: The engine tools offered, in listing order.
         services: The services they belong to.
         task: The task, for a task session.
-        world_model: Answers open-world calls.
+        world_model: Answers open-world calls; in a task session, those its recording lacks.
     """
 
     world: World
@@ -330,15 +332,7 @@ class ServeBackend:
         return found
 
     def _check_task(self, task: Task) -> None:
-        if task.catalog != self.catalog.fingerprint:
-            raise ValueError(
-                f"task {task.id} was synthesized with catalog {task.catalog}, but the services loaded here "
-                f"make catalog {self.catalog.fingerprint}; load the same services the task set was made with "
-                f"(it uses {', '.join(task.metadata.get('services', []))})"
-            )
-        world = self.world(task.world_seed)
-        if world.version != task.world_version:
-            raise ValueError(f"task {task.id} lives in world {task.world_version}, not in {world.version}")
+        check_task_world(self.world(task.world_seed), task)
         missing = [t for t in task.tools if t not in self.catalog.tools]
         if missing:
             raise ValueError(f"task {task.id} names unknown tools {missing}")
@@ -385,13 +379,7 @@ class ServeBackend:
             known = ", ".join(list(self.tasks)[:20]) or "none (start the server with a task file)"
             raise ServeError("unknown_task", f"no task with id {task_id[:200]!r}", f"loaded tasks: {known}")
         services = tuple(dict.fromkeys(self.catalog.tools[t].service for t in task.tools))
-        scope = Scope(
-            self.world(task.world_seed),
-            tuple(task.tools),
-            services,
-            task,
-            ReplayWorldModel(task.recording, fallback=self.world_model),
-        )
+        scope = Scope(self.world(task.world_seed), tuple(task.tools), services, task, self.world_model)
         self._task_scopes[task_id] = scope
         return scope
 
@@ -424,6 +412,7 @@ class Session:
 
     __slots__ = (
         "_next_snapshot",
+        "_task_session",
         "calls",
         "created",
         "episode",
@@ -440,7 +429,12 @@ class Session:
         self.id = session_id
         self.scope = scope
         self.limits = limits
-        self.episode = Episode(scope.world, seed=seed, world_model=scope.world_model)
+        self._task_session: TaskSession | None = None
+        if scope.task is not None:
+            self._task_session = TaskSession(scope.task, world=scope.world, open_world=scope.world_model, seed=seed)
+            self.episode: Episode = self._task_session.episode
+        else:
+            self.episode = Episode(scope.world, seed=seed, world_model=scope.world_model)
         self.snapshots: dict[str, Snapshot] = {}
         self._next_snapshot = 1
         self.created = now
@@ -487,7 +481,7 @@ class Session:
                 f"this session made {self.writes} write calls, the most a session may make",
                 "reset the session or restore a snapshot to go on",
             )
-        result = self.episode.call(name, arguments)
+        result = self._task_session.run(name, arguments) if self._task_session else self.episode.call(name, arguments)
         if result.ok and tool.writes:
             self.writes += 1
         return result
@@ -519,10 +513,10 @@ class Session:
         Raises:
             ServeError: ``not_a_task`` for a services session.
         """
-        task = self.scope.task
-        if task is None:
+        if self._task_session is None:
             raise ServeError("not_a_task", "this session serves services, not a task", "create a task session")
-        verdicts = check_criteria(task.criteria, self.episode, answer)
+        task = self._task_session.task
+        verdicts = self._task_session.verdicts(answer)
         met = sum(v.passed for v in verdicts)
         return Evaluation(
             task_id=task.id,
@@ -543,11 +537,16 @@ class Session:
         """
         if self.submitted is None:
             self.submitted = self.evaluate(answer)
+            assert self._task_session is not None
+            self._task_session.submit(answer)
         return self.submitted
 
     def reset(self) -> None:
         """Back to the world's initial state; a submitted task can be tried again. Snapshots are kept."""
-        self.episode.reset()
+        if self._task_session is not None:
+            self._task_session.reset()
+        else:
+            self.episode.reset()
         self.writes = 0
         self.submitted = None
 

@@ -95,15 +95,16 @@ Criterion = Annotated[
 
 
 class Verdict(BaseModel):
-    """One criterion's result on one final state."""
+    """One criterion's result on one final state, with its prerequisites (what reward schemes gate on)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
-    id: str
-    kind: str
-    passed: bool
-    description: str
-    detail: str = ""
+    id: str = Field(description="The criterion's id.")
+    kind: str = Field(description="state, transition, answer or no_collateral.")
+    passed: bool = Field(description="Whether the criterion holds.")
+    description: str = Field(description="What the criterion asks, in words.")
+    detail: str = Field(default="", description="Why it does not hold, when it does not.")
+    depends_on: list[str] = Field(default_factory=list, description="Ids of the criteria it builds on.")
 
 
 def _contains(actual: Any, expected: Any) -> bool:
@@ -190,5 +191,14 @@ def check_criteria(criteria: Sequence[Any], episode: Episode, answer: str = "") 
     out = []
     for c in criteria:
         passed, detail = _check_one(c, episode, diff, answer, by_id)
-        out.append(Verdict(id=c.id, kind=c.kind, passed=passed, description=c.description, detail=detail))
+        out.append(
+            Verdict(
+                id=c.id,
+                kind=c.kind,
+                passed=passed,
+                description=c.description,
+                detail=detail,
+                depends_on=list(c.depends_on),
+            )
+        )
     return out

@@ -18,23 +18,30 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from compoworld.tasks.criteria import Verdict
+
 __all__ = [
+    "REWARD_OPTIONS",
     "SCHEMES",
+    "BatchScore",
     "GroupScore",
     "RewardConfig",
     "advantages",
     "gate",
     "group_rewards",
+    "score_batch",
     "score_groups",
     "weights_for",
 ]
 
 Scheme = Literal["binary", "uniform", "completion_focused"]
 SCHEMES: tuple[Scheme, ...] = ("binary", "uniform", "completion_focused")
+REWARD_OPTIONS = ("scheme", "alpha", "epsilon", "lam", "gating")
+"""The :class:`RewardConfig` fields a trainer's config may set (the advantage is the trainer's own)."""
 ZERO_VARIANCE = 1e-12
 """Reward spreads below this count as zero variance."""
 
@@ -249,3 +256,64 @@ def score_groups(groups: dict[str, list[list[dict[str, Any]]]], config: RewardCo
         "criterion_pass_rates": {k: round(sum(v) / len(v), 4) for k, v in sorted(kinds.items())},
     }
     return {"summary": summary, "scores": scores}
+
+
+@dataclass(slots=True)
+class BatchScore:
+    """Rewards of a batch of rollouts scored group by group.
+
+    Attributes:
+        rewards: Per rollout, its reward (None where it had no verdicts).
+        groups: Number of groups scored.
+        zero_variance_groups: Groups of more than one rollout whose rewards were all equal.
+        multi_rollout_groups: Groups of more than one rollout.
+    """
+
+    rewards: list[float | None]
+    groups: int = 0
+    zero_variance_groups: int = 0
+    multi_rollout_groups: int = 0
+    weights: dict[Hashable, list[float]] = field(default_factory=dict)
+
+
+def score_batch(
+    keys: Sequence[Hashable], verdicts: Sequence[Sequence[Verdict] | None], config: RewardConfig | None = None
+) -> BatchScore:
+    """Score rollouts with a reward scheme, the rollouts sharing a key forming one group.
+
+    ``completion_focused`` weighs each criterion by how much of its group fails
+    it, so the group must be the rollouts of one prompt (GRPO's group). The
+    other schemes score each rollout alone.
+
+    Args:
+        keys: Per rollout, its group (task id, or verl's uid).
+        verdicts: Per rollout, its verdicts (None: not scored, reward None).
+        config: The scheme and its parameters.
+    """
+    config = config or RewardConfig()
+    members: dict[Hashable, list[int]] = defaultdict(list)
+    for i, (key, vs) in enumerate(zip(keys, verdicts, strict=True)):
+        if vs is not None:
+            members[key].append(i)
+    out = BatchScore(rewards=[None] * len(keys))
+    for key, idxs in members.items():
+        first = verdicts[idxs[0]]
+        assert first is not None
+        index = {v.id: k for k, v in enumerate(first)}
+        depends = [[index[d] for d in v.depends_on if d in index] for v in first]
+        passed = []
+        for i in idxs:
+            vs = verdicts[i]
+            assert vs is not None
+            if [v.id for v in vs] != [v.id for v in first]:
+                raise ValueError(f"rollouts of group {key!r} were checked against different criteria")
+            passed.append([v.passed for v in vs])
+        score = group_rewards(passed, depends, config)
+        for i, r in zip(idxs, score.rewards, strict=True):
+            out.rewards[i] = r
+        out.groups += 1
+        out.weights[key] = score.weights
+        if len(idxs) > 1:
+            out.multi_rollout_groups += 1
+            out.zero_variance_groups += score.zero_variance
+    return out

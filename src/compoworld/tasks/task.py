@@ -14,10 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from compoworld.engine.openworld import Recording
-from compoworld.engine.state import canonical_json
+from compoworld.engine.state import WorldState, canonical_json
 from compoworld.tasks.criteria import AnswerCriterion, Criterion
 
-__all__ = ["SolutionStep", "Task", "solution_signature", "task_answer"]
+__all__ = ["SolutionStep", "Task", "check_task_world", "solution_signature", "task_answer"]
 
 
 class SolutionStep(BaseModel):
@@ -61,3 +61,24 @@ def solution_signature(task: Task) -> str:
     """A hash of a task's solution calls: two tasks with the same signature are duplicates."""
     calls = [(s.tool, s.arguments) for s in task.solution]
     return hashlib.sha256(canonical_json(calls).encode()).hexdigest()
+
+
+def check_task_world(world: WorldState, task: Task) -> None:
+    """Check that a world is the one a task was made in: the same catalog and the same records.
+
+    Raises:
+        ValueError: naming what differs and what to do about it.
+    """
+    if world.catalog.fingerprint != task.catalog:
+        services = ", ".join(task.metadata.get("services", [])) or "its tools' services"
+        raise ValueError(
+            f"task {task.id} was synthesized with catalog {task.catalog}, but the services loaded here make "
+            f"catalog {world.catalog.fingerprint}: load the services the task set was made with (its stats.json "
+            f"lists them; the task uses {services}), or synthesize the tasks again if the services changed since"
+        )
+    if world.version != task.world_version:
+        raise ValueError(
+            f"task {task.id} was made in world {task.world_version}, but the catalog now builds "
+            f"{world.version} (world seed {world.seed}): the population or a seeder changed since; "
+            "synthesize the tasks again"
+        )

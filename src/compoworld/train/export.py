@@ -26,6 +26,7 @@ from compoworld.agents.rollout import Trajectory, read_trajectories, run_service
 from compoworld.engine.catalog import Catalog
 from compoworld.tasks.task import Task
 from compoworld.tasks.taskset import read_tasks, task_set_services
+from compoworld.train.verl_tools import write_verl_tool_config
 
 __all__ = ["DATA_SOURCE", "export_rl", "export_sft", "rl_rows", "sft_rows", "write_rows"]
 
@@ -215,8 +216,6 @@ def export_rl(
     rows = rl_rows(tasks, catalog, fmt, services=services)
     paths = write_rows(rows, Path(out), f"rl_{fmt}", parquet=parquet)
     if fmt == "verl":
-        from compoworld.adapters.verl import write_verl_tool_config
-
         paths["tool_config"] = write_verl_tool_config(
             tasks_path, Path(out) / "verl_tools.yaml", services=services, catalog=catalog
         )

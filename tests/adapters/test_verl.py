@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 
 from compoworld.adapters import verl as adapter
-from compoworld.adapters.common import TaskSession, messages_from_text, replay_messages
+from compoworld.adapters.common import messages_from_text, replay_messages
 from compoworld.agents.chat import render_hermes_call
+from compoworld.agents.session import TaskSession
 from compoworld.engine.catalog import Catalog
 from compoworld.tasks.rewards import RewardConfig, group_rewards
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
+from compoworld.train import verl_tools
 from compoworld.train.export import rl_rows
 from tests.agents_support import SERVICES, make_tasks
 
@@ -146,14 +148,14 @@ def load_tools(path: Path) -> dict[str, adapter.CompoWorldTool]:
     config = read_config(path)
     tools = {}
     for entry in config["tools"]:
-        assert entry["class_name"] == adapter.TOOL_CLASS == f"{adapter.__name__}.CompoWorldTool"
+        assert entry["class_name"] == verl_tools.TOOL_CLASS == f"{adapter.__name__}.{adapter.CompoWorldTool.__name__}"
         tool = adapter.CompoWorldTool(entry["config"], entry["tool_schema"])
         tools[tool.name] = tool
     return tools
 
 
 def test_the_tool_config_lists_every_tool_once_with_schemas_verl_accepts(tasks_path: Path, tmp_path: Path) -> None:
-    path = adapter.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml")
+    path = verl_tools.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml")
     config = read_config(path)
     names = [e["tool_schema"]["function"]["name"] for e in config["tools"]]
     assert len(names) == len(set(names)) == len({n for t in read_tasks(tasks_path) for n in t.tools})
@@ -172,7 +174,7 @@ def test_the_tool_config_lists_every_tool_once_with_schemas_verl_accepts(tasks_p
 def test_the_tool_lifecycle_as_the_agent_loop_drives_it_solves_the_task(
     tasks_path: Path, tasks: list[Task], rows: list[dict[str, Any]], tmp_path: Path
 ) -> None:
-    tools = load_tools(adapter.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml"))
+    tools = load_tools(verl_tools.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml"))
 
     async def run() -> None:
         for task, row in zip(tasks, rows, strict=True):
@@ -199,7 +201,7 @@ def test_tools_sharing_an_instance_id_share_its_episode_until_the_last_release(
 ) -> None:
     # verl's older SGLang rollout creates every tool of a request under the request's id, scores with
     # calc_reward and releases each at the end.
-    tools = load_tools(adapter.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml"))
+    tools = load_tools(verl_tools.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml"))
     task = tasks[0]
 
     async def run() -> None:
@@ -224,7 +226,7 @@ def test_tools_sharing_an_instance_id_share_its_episode_until_the_last_release(
 
 
 def test_a_task_the_tasks_file_lacks_fails_at_the_call_not_the_process(tasks_path: Path, tmp_path: Path) -> None:
-    tools = load_tools(adapter.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml"))
+    tools = load_tools(verl_tools.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml"))
     tool = next(iter(tools.values()))
 
     async def run() -> None:

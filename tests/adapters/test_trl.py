@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from compoworld.adapters.common import TaskSession, replay_messages, score_batch
+from compoworld.adapters.common import replay_messages
 from compoworld.adapters.trl import (
     CompoWorldEnvironment,
     CompoWorldToolEnvironment,
@@ -17,8 +17,9 @@ from compoworld.adapters.trl import (
     criterion_rewards,
 )
 from compoworld.agents.policies import oracle_message
+from compoworld.agents.session import TaskSession
 from compoworld.engine.catalog import Catalog
-from compoworld.tasks.rewards import RewardConfig, group_rewards
+from compoworld.tasks.rewards import RewardConfig, group_rewards, score_batch
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
 from compoworld.train.export import rl_rows
@@ -242,7 +243,7 @@ def test_without_the_task_sets_services_a_task_runs_in_its_own_proven_world(task
     assert set(own.world.catalog.services) < set(SERVICES) and own.world.version != tasks[0].world_version
     exact = TaskSession(tasks[0], services=SERVICES)
     assert exact.world.version == tasks[0].world_version
-    with pytest.raises(ValueError, match="made in world"):
+    with pytest.raises(ValueError, match="synthesized with catalog"):
         TaskSession(tasks[0], services=["crm"])
 
 

@@ -2,7 +2,7 @@
 
 A scripted model that writes the oracle's turns stands in for a trained one, so the episode mechanics
 (calls run on the session, tool results appended as masked tokens, answer, budget, turn limit) are
-checked exactly; tests/test_trl_grpo.py runs it inside GRPOTrainer with SmolLM2.
+checked exactly; tests/adapters/test_trl_grpo.py runs it inside GRPOTrainer with SmolLM2.
 """
 
 from __future__ import annotations

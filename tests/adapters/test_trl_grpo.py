@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from compoworld.adapters.common import load_task
 from compoworld.adapters.trl import CompoWorldToolEnvironment, compoworld_reward, criterion_rewards
 from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
+from compoworld.agents.session import load_task
 from compoworld.engine.catalog import Catalog
 from compoworld.tasks.taskset import read_tasks
 from compoworld.train.export import rl_rows

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from compoworld.adapters.common import TaskSession
 from compoworld.agents.policies import OraclePolicy, RandomPolicy
 from compoworld.agents.rollout import RolloutConfig, run_rollouts
+from compoworld.agents.session import TaskSession
 from compoworld.cli import app
 from compoworld.tasks.taskset import read_tasks, task_set_services
 from compoworld.train.export import DATA_SOURCE, export_rl, export_sft
