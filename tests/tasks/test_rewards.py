@@ -1,4 +1,4 @@
-"""The reward formulas of DESIGN §6, pinned by examples and properties."""
+"""The reward formulas of docs/design.md §6, pinned by examples and properties."""
 
 from __future__ import annotations
 

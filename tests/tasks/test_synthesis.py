@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -14,9 +15,13 @@ import pytest
 
 from compoworld import Catalog, Episode, World
 from compoworld.tasks.criteria import StateCriterion, TransitionCriterion, check_criteria
-from compoworld.tasks.synthesis import SynthConfig, Synthesizer, validate_task
+from compoworld.tasks.derive import derive_criteria
+from compoworld.tasks.gates import validate_task
+from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.synthesis import SynthConfig, Synthesizer
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.walk import Provenance, Step, Walk
+from tests.tasks.handmade import log_call_walk
 
 SERVICES = ["crm", "mail", "invoicing", "payments", "calendar", "chat", "shop", "shipping", "helpdesk", "hr"]
 SERVICE_ARGS = [a for s in SERVICES for a in ("--service", s)]
@@ -130,9 +135,9 @@ def test_a_different_read_tool_that_finds_the_same_value_passes(world: World) ->
         ],
         ep,
     )
-    derived = Synthesizer(world).derive(walk)
+    derived = derive_criteria(world, ToolGraph.build(world.catalog), walk)
     assert derived is not None
-    criteria = derived[0]
+    criteria = derived.criteria
     other = Episode(world)
     listed = other.call("crm__list_contacts", {"email": email}).result["items"][0]
     other.call("crm__create_activity", {"contact_id": listed["id"], "kind": "call", "subject": "Renewal call"})
@@ -205,3 +210,31 @@ def test_verify_names_a_task_that_does_not_hold(tmp_path: Path) -> None:
     )
     assert bad.returncode == 1
     assert task["id"] in bad.stderr and "oracle_fails" in bad.stderr
+
+
+def test_distractors_are_other_tools_half_from_the_tasks_services(world: World) -> None:
+    walk = log_call_walk(world)
+    synth = Synthesizer(world, config=SynthConfig(distractors=8))
+    picked = synth.distractors(walk, random.Random(0))
+    assert picked == synth.distractors(walk, random.Random(0))
+    assert len(picked) == len(set(picked)) == 8
+    assert not set(picked) & {s.tool for s in walk.steps}
+    assert [t.split("__")[0] for t in picked[:4]] == ["crm"] * 4
+    assert all(not t.startswith("crm__") for t in picked[4:]) and picked[4:] == sorted(picked[4:])
+
+
+def test_a_built_task_shows_its_solutions_tools_and_the_distractors(world: World) -> None:
+    walk = log_call_walk(world)
+    built = Synthesizer(world).build(walk, seed=3, index=2, rng=random.Random(5))
+    assert built.task is not None, built.reason
+    task = built.task
+    assert task.id.startswith("t00002-") and task.seed == 3 and task.index == 2
+    assert len(task.tools) == len({s.tool for s in walk.steps}) + 8 and task.tools == sorted(task.tools)
+    assert task.metadata == {
+        "services": ["crm"],
+        "length": 5,
+        "writes": 3,
+        "fan_in": False,
+        "open_world_steps": 0,
+        "difficulty": 6,
+    }

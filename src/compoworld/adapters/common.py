@@ -48,7 +48,7 @@ ToolListing = Literal["full", "compact", "slim", "signature"]
 """How tools are written into a prompt: JSON schemas (``full``, ``compact``, ``slim``) or one ``signature`` line each."""
 
 CRITERION_KINDS = ("state", "transition", "answer", "no_collateral")
-"""The kinds of rubric criteria (DESIGN §5)."""
+"""The kinds of rubric criteria (docs/design.md §5)."""
 
 
 def tool_signature(tool: Mapping[str, Any]) -> str:

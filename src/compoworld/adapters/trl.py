@@ -243,7 +243,7 @@ def compoworld_reward(
     services: Sequence[str] | None = None,
     log_metrics: bool = True,
 ) -> CompoWorldReward:
-    """A TRL reward function for a scheme (see :class:`CompoWorldReward` and DESIGN §6).
+    """A TRL reward function for a scheme (see :class:`CompoWorldReward` and docs/design.md §6).
 
     Args:
         scheme: ``binary``, ``uniform`` or ``completion_focused``.

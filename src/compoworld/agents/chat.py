@@ -1,7 +1,7 @@
 """The conversation format agents see: OpenAI chat messages, tools and tool calls.
 
 Everything an agent exchanges with an episode is an OpenAI chat message
-(DESIGN §7): the task's tools in the ``tools`` format, assistant turns with
+(docs/design.md §7): the task's tools in the ``tools`` format, assistant turns with
 ``tool_calls``, ``tool`` messages with results or structured errors. Models
 without native tool calling write Hermes-style ``<tool_call>{json}</tool_call>``
 blocks in their text; :func:`parse_tool_calls` reads both forms, and anything

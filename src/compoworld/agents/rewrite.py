@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from compoworld.agents.llm import openai_client
-from compoworld.tasks.synthesis import validate_task
+from compoworld.tasks.gates import validate_task
 from compoworld.tasks.task import Task
 from compoworld.world.world import World
 

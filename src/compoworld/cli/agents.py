@@ -1,21 +1,25 @@
-"""The agent commands of the ``compoworld`` command line: rollout, score, export, report."""
+"""The agent commands: ``rollout``, ``score``, ``report`` and ``demo``.
+
+They run policies on task sets, score and compare the runs, and chain every
+step into the main job.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-__all__ = ["register"]
+from compoworld.cli.common import console, err
 
-console = Console()
-err = Console(stderr=True)
+if TYPE_CHECKING:
+    from compoworld.agents.policies import Policy
+    from compoworld.agents.rollout import RolloutConfig, RunResult
 
-export_app = typer.Typer(help="Training datasets from runs and task sets.", no_args_is_help=True)
+__all__ = ["demo", "report", "rollout", "score"]
 
 
 def rollout(
@@ -44,10 +48,8 @@ def rollout(
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Most tokens per model turn.")] = None,
 ) -> None:
     """Roll out a policy on every task, GROUP_SIZE times each, into OUT/trajectories.jsonl (resumable)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from compoworld.agents.factory import make_policy
-    from compoworld.agents.rollout import RolloutConfig, run_rollouts
+    from compoworld.agents.rollout import RolloutConfig
 
     try:
         agent = make_policy(
@@ -65,11 +67,20 @@ def rollout(
     config = RolloutConfig(
         group_size=group_size, concurrency=concurrency, max_turns=max_turns, turn_timeout_s=turn_timeout, seed=seed
     )
+    result = _run_with_progress(tasks, agent, out, config, limit)
+    _report_rollout(result)
+
+
+def _run_with_progress(tasks: Path, agent: Policy, out: Path, config: RolloutConfig, limit: int | None) -> RunResult:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from compoworld.agents.rollout import run_rollouts
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as bar:
         job = bar.add_task(f"rollout {agent.name}", total=None)
         try:
-            result = run_rollouts(
+            return run_rollouts(
                 tasks,
                 agent,
                 out,
@@ -81,6 +92,9 @@ def rollout(
         except (ValueError, FileNotFoundError) as exc:
             err.print(f"[red]rollout failed:[/red] {escape(str(exc))}")
             raise typer.Exit(2) from exc
+
+
+def _report_rollout(result: RunResult) -> None:
     console.print(
         f"{result.done_now} new trajectories ({result.done_before} already there, {result.total} in all) "
         f"in {result.out} in {result.elapsed_s:.1f} s"
@@ -134,50 +148,6 @@ def score(
     console.print(f"criterion pass rates: {summary['criterion_pass_rates']}")
 
 
-@export_app.command("sft")
-def export_sft_cmd(
-    runs: Annotated[list[Path], typer.Option("--runs", help="Run directories (repeat the option for several).")],
-    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
-    parquet: Annotated[bool, typer.Option("--parquet/--no-parquet", help="Also write Parquet.")] = True,
-    tools: Annotated[
-        str, typer.Option("--tools", help="Tool schemas: full, compact or slim (for small contexts).")
-    ] = "full",
-) -> None:
-    """Write the trajectories that met every criterion as {"messages", "tools"} rows (JSONL, Parquet)."""
-    from compoworld.train.export import export_sft
-
-    if tools not in ("full", "compact", "slim"):
-        err.print(f"[red]--tools must be full, compact or slim, not {escape(repr(tools))}[/red]")
-        raise typer.Exit(2)
-    try:
-        info = export_sft(runs, out, parquet=parquet, tool_detail=tools)  # type: ignore[arg-type]  # checked above
-    except (ValueError, FileNotFoundError, ImportError) as exc:
-        err.print(f"[red]export failed:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
-    console.print(
-        f"{info['rows']} SFT rows from {info['successful']} successful of {info['trajectories']} trajectories: "
-        + ", ".join(info["files"].values())
-    )
-
-
-@export_app.command("rl")
-def export_rl_cmd(
-    tasks: Annotated[Path, typer.Option("--tasks", help="A tasks.jsonl file.")],
-    fmt: Annotated[str, typer.Option("--format", help="trl or verl.")],
-    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
-    parquet: Annotated[bool, typer.Option("--parquet/--no-parquet", help="Also write Parquet.")] = True,
-) -> None:
-    """Write one RL row per task in the shape TRL's GRPO trainer or verl's RL dataset reads."""
-    from compoworld.train.export import export_rl
-
-    try:
-        info = export_rl(tasks, out, fmt, parquet=parquet)  # type: ignore[arg-type]  # checked by export_rl
-    except (ValueError, FileNotFoundError, ImportError) as exc:
-        err.print(f"[red]export failed:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
-    console.print(f"{info['rows']} {fmt} rows: " + ", ".join(info["files"].values()))
-
-
 def report(
     runs: Annotated[list[Path], typer.Argument(help="Run directories (or one directory holding runs).")],
     out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: the first directory).")] = None,
@@ -213,12 +183,3 @@ def demo(
     except (RuntimeError, ValueError, FileNotFoundError, ImportError) as exc:
         err.print(f"[red]demo failed:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from exc
-
-
-def register(app: typer.Typer) -> None:
-    """Add the agent commands to the ``compoworld`` app."""
-    app.command("demo")(demo)
-    app.command("rollout")(rollout)
-    app.command("score")(score)
-    app.command("report")(report)
-    app.add_typer(export_app, name="export")

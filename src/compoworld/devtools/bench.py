@@ -162,7 +162,7 @@ def bench_engine(
         episodes: Number of live episodes in the memory measurement.
 
     Returns:
-        The measurements, with ``targets_met`` per DESIGN target.
+        The measurements, with ``targets_met`` per target of docs/design.md §9.
     """
     catalog = Catalog.load(services)
     world = World.build(catalog, seed=0)

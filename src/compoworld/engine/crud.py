@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Protocol, Union, get_args, get_origin
 
 from pydantic import BaseModel
@@ -84,9 +85,23 @@ def _required_param(spec: ResourceSpec[Any], fname: str) -> ParamSpec:
     return (_annotated(info), FieldInfo.from_field(default, description=desc))
 
 
+@dataclass(frozen=True, slots=True)
+class _OptionalOf:
+    """Marks which field an optional parameter stands for.
+
+    ``typing`` caches ``X | None`` by ``X``, and it holds ``Literal["a", "b"]`` equal to ``Literal["b", "a"]``: without
+    a marker of its own, a filter's enum would take the order of whichever equal Literal a process met first, and a
+    tool's schema would depend on which other services were loaded.
+    """
+
+    table: str
+    field: str
+
+
 def _optional_param(spec: ResourceSpec[Any], fname: str, description: str) -> ParamSpec:
     info = spec.model.model_fields[fname]
-    return (_annotated(info) | None, FieldInfo.from_field(None, description=description))
+    marked: Any = Annotated[(info.annotation, *info.metadata, _OptionalOf(spec.table, fname))]
+    return (marked | None, FieldInfo.from_field(None, description=description))
 
 
 def _is_scalar(annotation: Any) -> bool:

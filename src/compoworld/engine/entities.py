@@ -118,6 +118,19 @@ class Population:
         """Companies other than the home company."""
         return tuple(c for c in self.companies if not c.home)
 
+    def staff(self, *departments: str, fallback: int | None = None) -> list[Person]:
+        """The home company's employees in ``departments``, in order.
+
+        When the company has none there, the first ``fallback`` employees (all of them when None)
+        stand in, so that a service always finds someone to own its records.
+        """
+        employees = self.employees
+        return [p for p in employees if p.department in departments] or list(employees[:fallback])
+
+    def first_contact(self, company: Company) -> Person | None:
+        """The first person working at ``company`` (its main contact), if any."""
+        return next((p for p in self.people if p.company_key == company.key), None)
+
     def company_of(self, person: Person) -> Company | None:
         """The company a person works for, if any."""
         return self.companies_by_key.get(person.company_key) if person.company_key else None

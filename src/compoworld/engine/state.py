@@ -153,6 +153,10 @@ class SeedContext:
         records[record.id] = new
         return new
 
+    def ago(self, *, days: float = 0, hours: float = 0, minutes: float = 0) -> dt.datetime:
+        """The time that long before the seeder's now (back-dating seeded records)."""
+        return self.now - dt.timedelta(days=days, hours=hours, minutes=minutes)
+
     def records(self, model: type[RT]) -> list[RT]:
         """The records of ``model`` seeded so far, in id order."""
         _, records, _ = self._table(model)

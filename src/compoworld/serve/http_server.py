@@ -358,6 +358,21 @@ def create_app(
         The FastAPI app; ``app.state.manager`` holds the sessions.
     """
     manager = manager if manager is not None else SessionManager()
+    app = _new_app(backend, manager, token)
+    _add_error_handlers(app)
+    errors = _responses()
+    # The groups are added in this order because it is the order of the routes, hence of /openapi.json's paths.
+    _add_meta_routes(app, backend, manager, errors)
+    _add_session_routes(app, backend, manager, errors)
+    _add_tool_routes(app, manager, errors)
+    _add_state_routes(app, manager, errors)
+    _add_task_routes(app, manager, errors)
+    _install_openapi(app, backend, token)
+    return app
+
+
+def _new_app(backend: ServeBackend, manager: SessionManager, token: str | None) -> FastAPI:
+    """The bare app: its description, its state, a lifespan that closes the sessions, and the middleware."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -378,6 +393,11 @@ def create_app(
     app.add_middleware(BodyLimitMiddleware, max_bytes=manager.limits.max_body_bytes)
     if token:
         app.add_middleware(BearerTokenMiddleware, token=token)
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Answer every failure, the server's own and the framework's, with the JSON error body."""
 
     @app.exception_handler(ServeError)
     async def on_serve_error(request: Request, exc: ServeError) -> JSONResponse:
@@ -411,7 +431,11 @@ def create_app(
     async def on_bug(request: Request, exc: Exception) -> JSONResponse:
         return _error(500, "internal_error", f"{type(exc).__name__}: {exc}", "this is a fault of the server")
 
-    errors = _responses()
+
+def _add_meta_routes(
+    app: FastAPI, backend: ServeBackend, manager: SessionManager, errors: dict[int | str, dict[str, Any]]
+) -> None:
+    """``GET /health`` and ``GET /info``."""
 
     @app.get("/health", response_model=Health, responses=errors)
     async def health() -> Health:
@@ -433,6 +457,12 @@ def create_app(
             max_body_bytes=limits.max_body_bytes,
         )
 
+
+def _add_session_routes(
+    app: FastAPI, backend: ServeBackend, manager: SessionManager, errors: dict[int | str, dict[str, Any]]
+) -> None:
+    """``POST /sessions``, ``GET`` and ``DELETE /sessions/{id}``."""
+
     @app.post("/sessions", status_code=201, response_model=SessionInfo, responses=errors)
     async def create_session(body: CreateSession) -> SessionInfo:
         """Open a session: its own episode over chosen services, or over one loaded task."""
@@ -453,6 +483,10 @@ def create_app(
         """Close a session and free its episode."""
         manager.close(session_id)
         return Response(status_code=204)
+
+
+def _add_tool_routes(app: FastAPI, manager: SessionManager, errors: dict[int | str, dict[str, Any]]) -> None:
+    """``GET /sessions/{id}/tools`` and ``POST /sessions/{id}/tools/{tool}``."""
 
     @app.get("/sessions/{session_id}/tools", response_model=ToolList, responses=errors)
     async def list_tools(session_id: SessionId) -> ToolList:
@@ -488,6 +522,10 @@ def create_app(
         )
 
     app.add_route("/sessions/{session_id}/tools/{tool_name}", call_tool, methods=["POST"], include_in_schema=False)
+
+
+def _add_state_routes(app: FastAPI, manager: SessionManager, errors: dict[int | str, dict[str, Any]]) -> None:
+    """A session's state: its diff, reset, and snapshots taken, restored and dropped."""
 
     @app.get("/sessions/{session_id}/diff", response_model=DiffResponse, responses=errors)
     async def diff(
@@ -530,31 +568,41 @@ def create_app(
         manager.get(session_id).drop_snapshot(snapshot_id)
         return Response(status_code=204)
 
+
+def _add_task_routes(app: FastAPI, manager: SessionManager, errors: dict[int | str, dict[str, Any]]) -> None:
+    """``POST /sessions/{id}/evaluate``: a task session's rubric verdict."""
+
     @app.post("/sessions/{session_id}/evaluate", response_model=Evaluation, responses=errors)
     async def evaluate(session_id: SessionId, body: EvaluateRequest) -> Evaluation:
         """Check the task's rubric on the current state and a final answer (changes nothing)."""
         return manager.get(session_id).evaluate(body.answer)
+
+
+def _install_openapi(app: FastAPI, backend: ServeBackend, token: str | None) -> None:
+    """Make ``app.openapi()`` build the document once: the routes', one operation per tool, and the token's scheme."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
             _tool_operations(backend, doc)
             if token:
-                doc["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
-                doc["security"] = [{"bearer": []}]
-                for path in doc["paths"].values():
-                    for op in path.values():
-                        op["responses"].setdefault(
-                            "401",
-                            {
-                                "description": "Missing or wrong token",
-                                "content": {
-                                    "application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}
-                                },
-                            },
-                        )
+                _bearer_security(doc)
             app.openapi_schema = doc
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    return app
+
+
+def _bearer_security(doc: dict[str, Any]) -> None:
+    """Declare the bearer token in an OpenAPI document, and the 401 answer of every operation."""
+    doc["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+    doc["security"] = [{"bearer": []}]
+    for path in doc["paths"].values():
+        for op in path.values():
+            op["responses"].setdefault(
+                "401",
+                {
+                    "description": "Missing or wrong token",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+                },
+            )

@@ -1,4 +1,10 @@
-"""The built-in services: one ``register`` line each, imported only when used."""
+"""The built-in services: one ``register`` line each, imported only when used.
+
+Services live in one folder per domain (``sales``, ``finance``, ``places`` …);
+``kit`` is the service-authoring kit. A service imports only the engine, the
+world, the kit and modules of its own domain folder; nothing in the package
+imports a service by name (the catalog resolves these lines on first use).
+"""
 
 from compoworld.engine.registration import register
 

@@ -1,7 +1,7 @@
 """Rubric criteria: declarative checks of a task's final state and answer.
 
 Criteria are data, not code, so a task can be re-verified anywhere. Four kinds
-(DESIGN §5):
+(docs/design.md §5):
 
 * ``state``: a record exists with given field values (an added record is
   matched by its values, never by its id, so any correct solution passes), a

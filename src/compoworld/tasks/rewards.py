@@ -1,4 +1,4 @@
-"""Reward schemes over rubric verdicts, group advantages and group diagnostics (DESIGN §6).
+"""Reward schemes over rubric verdicts, group advantages and group diagnostics (docs/design.md §6).
 
 For a task with criteria k = 1..K and a group of G rollouts, ``c[i][k]`` is 1
 when rollout i passes criterion k:

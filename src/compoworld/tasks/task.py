@@ -3,7 +3,7 @@
 A :class:`Task` carries its seed and world version, the instruction the agent
 sees and the facts it states, the tools shown, the oracle solution with the
 provenance of every argument, the rubric criteria and the recorded open-world
-answers (DESIGN §5 in ``docs/design.md``).
+answers (docs/design.md §5).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class SolutionStep(BaseModel):
 
 
 class Task(BaseModel):
-    """A synthesized task, complete enough to be re-verified anywhere (DESIGN §5)."""
+    """A synthesized task, complete enough to be re-verified anywhere (docs/design.md §5)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -18,8 +18,9 @@ from typing import Any, Protocol
 
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.jsonl import append_line, recover, write_json_atomic
+from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.synthesis import SynthConfig, Synthesizer, validate_task
+from compoworld.tasks.synthesis import SynthConfig, Synthesizer
 from compoworld.tasks.task import Task, solution_signature
 from compoworld.world.world import World
 

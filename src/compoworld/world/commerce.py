@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import hashlib
 
+from compoworld.engine.entities import Population
+
 __all__ = [
     "TRACKING_URLS",
     "carriers_from",
     "first_order_number",
+    "first_order_numbers",
     "places_first_order",
     "seeded_tracking_number",
     "tracking_url",
@@ -78,3 +81,18 @@ def first_order_number(i: int) -> str:
         i: The consumer's index in ``Population.consumers``; it must place a first order.
     """
     return f"#1{i - i // 8 + 1:03d}"
+
+
+def first_order_numbers(population: Population) -> dict[str, str]:
+    """The number of each consumer's first shop order, by the consumer's e-mail.
+
+    Messages, tickets and forms about orders quote these numbers, so an agent can look the order up in
+    the shop.
+
+    Args:
+        population: The world's population.
+
+    Returns:
+        Order numbers by e-mail; consumers without a first order are absent.
+    """
+    return {p.email: first_order_number(i) for i, p in enumerate(population.consumers) if places_first_order(i)}

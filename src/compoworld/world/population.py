@@ -414,8 +414,14 @@ def _phone(rng: random.Random, place: Place) -> str:
     return place.phone_prefix + "".join(str(rng.randint(0, 9)) for _ in range(max(digits, 6)))
 
 
+_EPOCH_DATE = dt.date(2026, 3, 2)
+"""The world's first day (the engine's ``EPOCH``): hire and birth dates count back from it."""
+
+
 def build_population(seed: int, scale: float = 1.0) -> Population:
     """Draw the population of a world.
+
+    Companies, then people, then products are drawn from one random stream, in that order.
 
     Args:
         seed: The world seed; the same seed gives the same population in any process.
@@ -425,17 +431,28 @@ def build_population(seed: int, scale: float = 1.0) -> Population:
         The population.
     """
     rng = random.Random(f"compoworld-population:{seed}")
-    n_companies = max(4, round(30 * scale))
-    n_employees = max(8, round(48 * scale))
-    n_consumers = max(8, round(60 * scale))
-    n_products = max(6, round(40 * scale))
+    companies = _draw_companies(rng, max(4, round(30 * scale)))
+    people = _draw_people(rng, companies, max(8, round(48 * scale)), max(8, round(60 * scale)))
+    products = _draw_products(rng, max(6, round(40 * scale)))
+    return Population(
+        seed=seed,
+        home=companies[0],
+        companies=tuple(companies),
+        people=tuple(people),
+        products=tuple(products),
+        places=PLACES,
+        by_key={p.key: p for p in people},
+        companies_by_key={c.key: c for c in companies},
+    )
 
-    used_emails: set[str] = set()
+
+def _draw_companies(rng: random.Random, count: int) -> list[Company]:
+    """The home company (first) and ``count`` others, each with a unique domain."""
     used_domains: set[str] = set()
     companies: list[Company] = []
     word_pairs = [(w, s) for w in COMPANY_WORDS for s in COMPANY_SUFFIXES]
     rng.shuffle(word_pairs)
-    for i in range(n_companies + 1):
+    for i in range(count + 1):
         word, (suffix, tld) = word_pairs[i % len(word_pairs)]
         base = f"{word.lower()}{suffix.lower()}"
         domain = f"{base}.{tld}"
@@ -459,57 +476,75 @@ def build_population(seed: int, scale: float = 1.0) -> Population:
                 home=i == 0,
             )
         )
-    home = companies[0]
+    return companies
 
-    def email_for(first: str, last: str, domain: str) -> str:
+
+class _PeopleDrawer:
+    """Draws people one by one, keeping their keys and e-mail addresses unique."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.people: list[Person] = []
+        self._emails: set[str] = set()
+
+    def _email(self, first: str, last: str, domain: str) -> str:
         local = f"{first}.{last}".lower().replace(" ", "")
         candidate = f"{local}@{domain}"
         n = 2
-        while candidate in used_emails:
+        while candidate in self._emails:
             candidate = f"{local}{n}@{domain}"
             n += 1
-        used_emails.add(candidate)
+        self._emails.add(candidate)
         return candidate
 
-    people: list[Person] = []
-    epoch = dt.date(2026, 3, 2)
-
-    def person(role: str, company: Company | None, title: str, dept: str | None) -> Person:
+    def add(self, role: str, company: Company | None, title: str, dept: str | None) -> None:
+        """Draw one person of ``role`` (working at ``company``, if any) and keep them."""
+        rng = self.rng
         first = rng.choice(FIRST_NAMES)
         last = rng.choice(LAST_NAMES)
         place = company.place if company and rng.random() < 0.8 else rng.choice(PLACES)
         domain = company.domain if company else rng.choice(("mailbox.net", "postbox.org", "inbox.io"))
-        hire = epoch - dt.timedelta(days=rng.randint(30, 3000)) if role == "employee" else None
-        return Person(
-            key=f"p{len(people):05d}",
-            first_name=first,
-            last_name=last,
-            email=email_for(first, last, domain),
-            phone=_phone(rng, place),
-            address=_address(rng, place),
-            place=place,
-            role=role,
-            company_key=company.key if company else None,
-            job_title=title,
-            department=dept,
-            birth_date=epoch - dt.timedelta(days=rng.randint(22 * 365, 64 * 365)),
-            hire_date=hire,
+        hire = _EPOCH_DATE - dt.timedelta(days=rng.randint(30, 3000)) if role == "employee" else None
+        self.people.append(
+            Person(
+                key=f"p{len(self.people):05d}",
+                first_name=first,
+                last_name=last,
+                email=self._email(first, last, domain),
+                phone=_phone(rng, place),
+                address=_address(rng, place),
+                place=place,
+                role=role,
+                company_key=company.key if company else None,
+                job_title=title,
+                department=dept,
+                birth_date=_EPOCH_DATE - dt.timedelta(days=rng.randint(22 * 365, 64 * 365)),
+                hire_date=hire,
+            )
         )
 
+
+def _draw_people(rng: random.Random, companies: list[Company], employees: int, consumers: int) -> list[Person]:
+    """The home company's employees, one to three contacts per other company, then private consumers."""
+    drawer = _PeopleDrawer(rng)
     depts = list(DEPARTMENTS)
-    for i in range(n_employees):
+    for i in range(employees):
         dept = depts[i % len(depts)]
-        people.append(person("employee", home, rng.choice(DEPARTMENTS[dept]), dept))
+        drawer.add("employee", companies[0], rng.choice(DEPARTMENTS[dept]), dept)
     for company in companies[1:]:
         for _ in range(rng.randint(1, 3)):
-            people.append(person("contact", company, rng.choice(CUSTOMER_TITLES), None))
-    for _ in range(n_consumers):
-        people.append(person("consumer", None, "Private customer", None))
+            drawer.add("contact", company, rng.choice(CUSTOMER_TITLES), None)
+    for _ in range(consumers):
+        drawer.add("consumer", None, "Private customer", None)
+    return drawer.people
 
+
+def _draw_products(rng: random.Random, count: int) -> list[Product]:
+    """``count`` products across the categories in turn, with unique names and SKUs."""
     products: list[Product] = []
     used_names: set[str] = set()
     categories = list(PRODUCT_NOUNS)
-    while len(products) < n_products:
+    while len(products) < count:
         category = categories[len(products) % len(categories)]
         name = f"{rng.choice(PRODUCT_ADJECTIVES)} {rng.choice(PRODUCT_NOUNS[category])}"
         if name in used_names:
@@ -526,13 +561,4 @@ def build_population(seed: int, scale: float = 1.0) -> Population:
                 weight_grams=rng.randint(80, 9000),
             )
         )
-    return Population(
-        seed=seed,
-        home=home,
-        companies=tuple(companies),
-        people=tuple(people),
-        products=tuple(products),
-        places=PLACES,
-        by_key={p.key: p for p in people},
-        companies_by_key={c.key: c for c in companies},
-    )
+    return products

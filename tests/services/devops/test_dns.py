@@ -128,6 +128,14 @@ def test_resolution_follows_cnames_and_hides_proxied_origins(ep: Episode) -> Non
     assert wild["answers"] == ["203.0.113.31"]
 
 
+def test_a_paused_zone_answers_with_origins_through_proxied_cnames_too(ep: Episode) -> None:
+    www = ok(ep, "resolve_name", name=f"www.{HOME}")
+    assert (www["chain"], www["answers"]) == ([f"www.{HOME}"], ["104.16.0.1"])
+    ok(ep, "update_zone", zone_id=zone(ep)["id"], paused=True)
+    www = ok(ep, "resolve_name", name=f"www.{HOME}")
+    assert (www["chain"], www["answers"]) == ([f"www.{HOME}"], ["203.0.113.10"])
+
+
 def test_the_zone_file_lists_every_record(ep: Episode) -> None:
     z = zone(ep)
     out = ok(ep, "export_zone_file", zone_id=z["id"])

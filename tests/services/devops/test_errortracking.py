@@ -68,6 +68,8 @@ def test_events_with_the_same_fingerprint_group_into_one_issue(ep: Episode) -> N
     assert not second["new_issue"] and second["issue"]["id"] == first_ev["issue"]["id"]
     assert (third["issue"]["event_count"], third["issue"]["user_count"]) == (3, 2)
     assert third["issue"]["substatus"] == "ongoing"
+    seeded = first(ep, "issues", project_id=web["id"])["permalink"]
+    assert first_ev["issue"]["permalink"].rsplit("/issues/", 1)[0] == seeded.rsplit("/issues/", 1)[0]
     users = ok(ep, "affected_users", issue_id=third["issue"]["id"])
     assert users["emails"] == [POP.consumers[1].email, POP.consumers[0].email]
 

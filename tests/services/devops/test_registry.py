@@ -132,6 +132,15 @@ def test_a_push_applies_retention_and_keeps_latest(ep: Episode) -> None:
     assert len(names - {"latest"}) == r["retention_keep_last"]
 
 
+def test_a_push_never_prunes_a_repository_with_immutable_tags(ep: Episode) -> None:
+    r = repo(ep, "api-server")
+    before = {t["name"] for t in items(ep, "tags", repository_id=r["id"])}
+    assert r["immutable_tags"] and len(before - {"latest"}) == r["retention_keep_last"]
+    res = push(ep, r["id"], "9.9.9", 3, member(ep, "editor"))
+    assert res["pruned"] == []
+    assert {t["name"] for t in items(ep, "tags", repository_id=r["id"])} == before | {"9.9.9"}
+
+
 def test_retagging_points_a_new_tag_at_the_same_digest(ep: Episode) -> None:
     r = repo(ep, "billing-service")
     src = first(ep, "tags", repository_id=r["id"], name="latest")

@@ -6,7 +6,7 @@ import datetime as dt
 
 from compoworld import Episode
 from compoworld.services.information.encyclopedia import pages_of
-from compoworld.services.places.maps import CITIES
+from compoworld.world.geo import CITIES
 from tests.services.helpers import ServiceTools, service_world
 from tests.services.helpers import ok as call_ok
 

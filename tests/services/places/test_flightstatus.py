@@ -7,7 +7,7 @@ from typing import Any
 
 from compoworld import Episode
 from compoworld.services.places.flightstatus import AIRLINES, AIRPORTS, timetable
-from compoworld.services.places.maps import CITIES
+from compoworld.world.geo import CITIES
 from tests.services.helpers import ServiceTools
 
 FS = ServiceTools("flightstatus")

@@ -12,7 +12,8 @@ from typing import Any
 from compoworld import Episode
 from compoworld.engine.entities import Company
 from compoworld.engine.state import canonical_json
-from compoworld.services.places.maps import CITIES, format_address, haversine_m
+from compoworld.services.places.maps import format_address
+from compoworld.world.geo import CITIES, haversine_m
 from compoworld.world.population import PLACES
 from tests.services.helpers import ServiceTools, service_world
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -42,6 +43,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Timestamped
 
 __all__ = ["service"]
 
@@ -149,7 +152,7 @@ class Quote(Record):
     """When it was quoted."""
 
 
-class Delivery(Record):
+class Delivery(Timestamped):
     """An accepted delivery from a store to a customer."""
 
     id: DeliveryId
@@ -201,10 +204,6 @@ class Delivery(Record):
     """When it was picked up."""
     delivered_at: DateTime | None = None
     """When it was delivered."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 def _guard_delivery(ctx: Ctx, new: Any, old: Any) -> None:
@@ -312,13 +311,6 @@ def _example_quote(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_accept(ctx: Ctx) -> dict[str, Any] | None:
-    for q in ctx.where(Quote, accepted=False):
-        if q.expires_at >= ctx.now():
-            return {"quote_id": q.id, "tip": 300}
-    return None
-
-
 def _example_assign(ctx: Ctx) -> dict[str, Any] | None:
     for d in ctx.where(Delivery, status="created"):
         city = ctx.get(Store, d.store_id).address.city
@@ -326,11 +318,6 @@ def _example_assign(ctx: Ctx) -> dict[str, Any] | None:
             if VEHICLE_RANGE[dasher.vehicle] >= d.distance_km:
                 return {"delivery_id": d.id, "dasher_id": dasher.id}
     return None
-
-
-def _example_pickup(ctx: Ctx) -> dict[str, Any] | None:
-    d = ctx.first(Delivery, status="enroute_to_pickup")
-    return None if d is None else {"delivery_id": d.id}
 
 
 def _example_complete(ctx: Ctx) -> dict[str, Any] | None:
@@ -342,16 +329,6 @@ def _example_complete(ctx: Ctx) -> dict[str, Any] | None:
         "proof_photo_url": f"https://files.example.com/dropoffs/{d.id}.jpg",
         "signed_by": d.dropoff_contact_name,
     }
-
-
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    d = ctx.first(Delivery, status="created")
-    return None if d is None else {"delivery_id": d.id, "reason": "merchant_request"}
-
-
-def _example_track(ctx: Ctx) -> dict[str, Any] | None:
-    d = ctx.first(Delivery)
-    return None if d is None else {"external_delivery_id": d.external_delivery_id}
 
 
 # -- domain tools ------------------------------------------------------------------------------
@@ -429,7 +406,13 @@ def create_quote(
     )
 
 
-@service.tool(intent="accept the delivery quote", write=True, example=_example_accept)
+@service.tool(
+    intent="accept the delivery quote",
+    write=True,
+    example=first_example(
+        Quote, "quote_id", where={"accepted": False}, match=lambda ctx, q: q.expires_at >= ctx.now(), tip=300
+    ),
+)
 def accept_quote(
     ctx: Ctx,
     quote_id: QuoteId,
@@ -543,7 +526,11 @@ def assign_dasher(ctx: Ctx, delivery_id: DeliveryId, dasher_id: DasherId) -> Del
     return ctx.update(d, status="enroute_to_pickup", dasher_id=dasher.id)
 
 
-@service.tool(intent="record that the dasher picked up the order", write=True, example=_example_pickup)
+@service.tool(
+    intent="record that the dasher picked up the order",
+    write=True,
+    example=first_example(Delivery, "delivery_id", where={"status": "enroute_to_pickup"}),
+)
 def mark_picked_up(ctx: Ctx, delivery_id: DeliveryId) -> Delivery:
     """Record that the dasher collected the order at the store; it can no longer be cancelled or changed.
 
@@ -587,7 +574,12 @@ def complete_delivery(
     )
 
 
-@service.tool(intent="cancel the delivery", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the delivery",
+    write=True,
+    destructive=True,
+    example=first_example(Delivery, "delivery_id", where={"status": "created"}, reason="merchant_request"),
+)
 def cancel_delivery(ctx: Ctx, delivery_id: DeliveryId, reason: CancelReason) -> Delivery:
     """Cancel a delivery before pickup; once a dasher was dispatched the delivery fee is charged as a cancellation fee.
 
@@ -627,7 +619,10 @@ class DeliveryStatusView(BaseModel):
     currency: Currency = Field(description="Currency.")
 
 
-@service.tool(intent="track the delivery", example=_example_track)
+@service.tool(
+    intent="track the delivery",
+    example=first_example(Delivery, fields={"external_delivery_id": "external_delivery_id"}),
+)
 def track_delivery(ctx: Ctx, external_delivery_id: OrderNumber) -> DeliveryStatusView:
     """Follow a delivery by the merchant's order reference.
 
@@ -663,31 +658,39 @@ def track_delivery(ctx: Ctx, external_delivery_id: OrderNumber) -> DeliveryStatu
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Stores of the population's food and retail companies, consumer dashers, deliveries to consumers nearby."""
+    stores = _seed_stores(s)
+    dashers = _seed_dashers(s, {st.address.city for st in stores})
+    _seed_deliveries(s, stores, dashers)
+    _seed_open_quote(s, stores[0])
+
+
+def _seed_stores(s: SeedContext) -> list[Store]:
+    """Fourteen stores: the home company's, then food, retail and healthcare companies' first; one inactive."""
     pop = s.population
-    rng = s.rng
-    now = s.now
     merchants = [pop.home] + [c for c in pop.customers if c.industry in ("food", "retail", "healthcare")]
     merchants += [c for c in pop.customers if c not in merchants]
-    stores_made: list[Store] = []
-    for k, c in enumerate(merchants[:14]):
-        stores_made.append(
-            s.create(
-                Store,
-                business_name=c.name,
-                name=f"{c.name} - {c.place.city}",
-                address=c.address,
-                phone=c.phone,
-                currency=c.place.currency,
-                active=k != 4,
-            )
+    return [
+        s.create(
+            Store,
+            business_name=c.name,
+            name=f"{c.name} - {c.place.city}",
+            address=c.address,
+            phone=c.phone,
+            currency=c.place.currency,
+            active=k != 4,
         )
-    cities = {st.address.city for st in stores_made}
+        for k, c in enumerate(merchants[:14])
+    ]
+
+
+def _seed_dashers(s: SeedContext, cities: set[str]) -> dict[str, list[Dasher]]:
+    """Three in four consumers of the stores' cities as dashers; return them by city."""
     vehicles: tuple[Vehicle, ...] = ("car", "bike", "scooter", "car", "walker")
-    made: dict[str, list[Dasher]] = {}
-    for i, p in enumerate(pop.consumers):
+    dashers: dict[str, list[Dasher]] = {}
+    for i, p in enumerate(s.population.consumers):
         if p.place.city not in cities or i % 4 == 3:
             continue
-        made.setdefault(p.place.city, []).append(
+        dashers.setdefault(p.place.city, []).append(
             s.create(
                 Dasher,
                 name=p.name,
@@ -699,6 +702,11 @@ def seed(s: SeedContext) -> None:
                 completed_deliveries=20 + 13 * i,
             )
         )
+    return dashers
+
+
+def _seed_deliveries(s: SeedContext, stores: Sequence[Store], dashers: dict[str, list[Dasher]]) -> None:
+    """Quotes from each active store to up to five consumers in range; all but the fourth became deliveries."""
     plans: tuple[DeliveryStatus, ...] = (
         "delivered",
         "enroute_to_pickup",
@@ -708,11 +716,11 @@ def seed(s: SeedContext) -> None:
         "picked_up",
     )
     n = 0
-    for st in stores_made:
+    for st in stores:
         if not st.active:
             continue
-        nearby = [p for p in pop.consumers if p.address.city == st.address.city]
-        couriers = made.get(st.address.city, [])
+        nearby = [p for p in s.population.consumers if p.address.city == st.address.city]
+        couriers = dashers.get(st.address.city, [])
         for j, p in enumerate(nearby[:5]):
             km = _distance(st.address, p.address)
             if km > MAX_KM:
@@ -720,9 +728,9 @@ def seed(s: SeedContext) -> None:
             n += 1
             plan = plans[n % len(plans)]
             created = (
-                now - dt.timedelta(days=(n % 5), hours=2, minutes=7 * n)
+                s.ago(days=n % 5, hours=2, minutes=7 * n)
                 if plan in ("delivered", "cancelled")
-                else (now - dt.timedelta(minutes=20 + n))
+                else s.ago(minutes=20 + n)
             )
             q = s.create(
                 Quote,
@@ -731,7 +739,7 @@ def seed(s: SeedContext) -> None:
                 dropoff_address=p.address,
                 dropoff_contact_name=p.name,
                 dropoff_phone=p.phone,
-                order_value=rng.randint(15, 180) * 100,
+                order_value=s.rng.randint(15, 180) * 100,
                 distance_km=km,
                 fee=_fee(km),
                 currency=st.currency,
@@ -741,67 +749,78 @@ def seed(s: SeedContext) -> None:
                 accepted=j != 3,
                 created_at=created,
             )
-            if j == 3:
-                continue
-            fits = [c for c in couriers if VEHICLE_RANGE[c.vehicle] >= km and c.status == "available"]
-            needs_dasher = plan in ("enroute_to_pickup", "picked_up", "delivered")
-            if needs_dasher and not fits:
-                plan = "created"
-            dasher = fits[0] if needs_dasher and fits else None
-            if dasher is not None and plan in ("enroute_to_pickup", "picked_up"):
-                busy = s.update(dasher, status="on_delivery")
-                couriers[couriers.index(dasher)] = busy
-                dasher = busy
-            contactless = n % 3 == 0
-            s.create(
-                Delivery,
-                external_delivery_id=q.external_delivery_id,
-                quote_id=q.id,
-                store_id=st.id,
-                pickup_address=st.address,
-                dropoff_address=p.address,
-                dropoff_contact_name=p.name,
-                dropoff_phone=p.phone,
-                dropoff_instructions="Ring twice, third floor" if n % 4 == 1 else "",
-                contactless=contactless,
-                signature_required=not contactless and n % 5 == 2,
-                order_value=q.order_value,
-                distance_km=km,
-                fee=q.fee,
-                tip=(0, 200, 350, 500)[n % 4],
-                currency=st.currency,
-                status=plan,
-                dasher_id=dasher.id if dasher else None,
-                tracking_url=_tracking_url(f"T{100000 + n}"),
-                proof_photo_url=f"https://files.example.com/dropoffs/D-{10000 + n}.jpg"
-                if plan == "delivered" and contactless
-                else None,
-                signed_by=p.name if plan == "delivered" and not contactless and n % 5 == 2 else None,
-                cancel_reason="customer_request" if plan == "cancelled" else None,
-                picked_up_at=created + dt.timedelta(minutes=14) if plan in ("picked_up", "delivered") else None,
-                delivered_at=created + dt.timedelta(minutes=30) if plan == "delivered" else None,
-                created_at=created,
-                updated_at=created + dt.timedelta(minutes=30),
-            )
-    # One fresh quote, just given, still open for the merchant to accept.
-    st = stores_made[0]
-    fresh = next((c for c in pop.consumers if c.address.city == st.address.city), None)
-    if fresh is not None:
-        p = fresh
-        km = _distance(st.address, p.address)
-        s.create(
-            Quote,
-            external_delivery_id="D-20001",
-            store_id=st.id,
-            dropoff_address=p.address,
-            dropoff_contact_name=p.name,
-            dropoff_phone=p.phone,
-            order_value=6_400,
-            distance_km=km,
-            fee=_fee(km),
-            currency=st.currency,
-            pickup_eta=now + dt.timedelta(minutes=11),
-            dropoff_eta=now + dt.timedelta(minutes=16 + round(3 * km)),
-            expires_at=now + dt.timedelta(minutes=4),
-            created_at=now - dt.timedelta(minutes=1),
-        )
+            if q.accepted:
+                _seed_delivery(s, n, st, q, plan, couriers)
+
+
+def _seed_delivery(s: SeedContext, n: int, st: Store, q: Quote, plan: DeliveryStatus, couriers: list[Dasher]) -> None:
+    """The ``n``-th delivery, from an accepted quote; a dasher on the way is marked busy in ``couriers``.
+
+    A delivery that would need a dasher but has none in range stays ``created``.
+    """
+    km = q.distance_km
+    fits = [c for c in couriers if VEHICLE_RANGE[c.vehicle] >= km and c.status == "available"]
+    needs_dasher = plan in ("enroute_to_pickup", "picked_up", "delivered")
+    if needs_dasher and not fits:
+        plan = "created"
+    dasher = fits[0] if needs_dasher and fits else None
+    if dasher is not None and plan in ("enroute_to_pickup", "picked_up"):
+        busy = s.update(dasher, status="on_delivery")
+        couriers[couriers.index(dasher)] = busy
+        dasher = busy
+    contactless = n % 3 == 0
+    created = q.created_at
+    s.create(
+        Delivery,
+        external_delivery_id=q.external_delivery_id,
+        quote_id=q.id,
+        store_id=st.id,
+        pickup_address=st.address,
+        dropoff_address=q.dropoff_address,
+        dropoff_contact_name=q.dropoff_contact_name,
+        dropoff_phone=q.dropoff_phone,
+        dropoff_instructions="Ring twice, third floor" if n % 4 == 1 else "",
+        contactless=contactless,
+        signature_required=not contactless and n % 5 == 2,
+        order_value=q.order_value,
+        distance_km=km,
+        fee=q.fee,
+        tip=(0, 200, 350, 500)[n % 4],
+        currency=st.currency,
+        status=plan,
+        dasher_id=dasher.id if dasher else None,
+        tracking_url=_tracking_url(f"T{100000 + n}"),
+        proof_photo_url=f"https://files.example.com/dropoffs/D-{10000 + n}.jpg"
+        if plan == "delivered" and contactless
+        else None,
+        signed_by=q.dropoff_contact_name if plan == "delivered" and not contactless and n % 5 == 2 else None,
+        cancel_reason="customer_request" if plan == "cancelled" else None,
+        picked_up_at=created + dt.timedelta(minutes=14) if plan in ("picked_up", "delivered") else None,
+        delivered_at=created + dt.timedelta(minutes=30) if plan == "delivered" else None,
+        created_at=created,
+        updated_at=created + dt.timedelta(minutes=30),
+    )
+
+
+def _seed_open_quote(s: SeedContext, st: Store) -> None:
+    """One fresh quote, just given, still open for the merchant to accept."""
+    p = next((c for c in s.population.consumers if c.address.city == st.address.city), None)
+    if p is None:
+        return
+    km = _distance(st.address, p.address)
+    s.create(
+        Quote,
+        external_delivery_id="D-20001",
+        store_id=st.id,
+        dropoff_address=p.address,
+        dropoff_contact_name=p.name,
+        dropoff_phone=p.phone,
+        order_value=6_400,
+        distance_km=km,
+        fee=_fee(km),
+        currency=st.currency,
+        pickup_eta=s.now + dt.timedelta(minutes=11),
+        dropoff_eta=s.now + dt.timedelta(minutes=16 + round(3 * km)),
+        expires_at=s.now + dt.timedelta(minutes=4),
+        created_at=s.ago(minutes=1),
+    )

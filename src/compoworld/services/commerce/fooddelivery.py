@@ -19,9 +19,10 @@ import datetime as dt
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -42,6 +43,8 @@ from compoworld.engine.types import (
     Timezone,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
 
 __all__ = ["service"]
 
@@ -74,10 +77,8 @@ KITCHEN: tuple[str, ...] = ("accepted", "preparing", "ready_for_pickup", "picked
 SERVICE_FEE_PERCENT = 10
 
 
-class OpeningHours(BaseModel):
+class OpeningHours(Value):
     """One opening period on one day of the week, in the restaurant's local time."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     day: Weekday = Field(description="Day of the week.")
     opens: Clock = Field(description="Opening time, HH:MM local time.")
@@ -132,10 +133,8 @@ class MenuItem(Record):
     """False while the item is suspended (sold out); it cannot be ordered."""
 
 
-class CartLine(BaseModel):
+class CartLine(Value):
     """One item in a cart or an order."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     menu_item_id: MenuItemId = Field(description="The menu item.")
     title: Title = Field(description="Its name.")
@@ -370,16 +369,6 @@ def _example_checkout(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_created(ctx: Ctx) -> dict[str, Any] | None:
-    o = ctx.first(Order, status="created")
-    return None if o is None else {"order_id": o.id}
-
-
-def _example_deny(ctx: Ctx) -> dict[str, Any] | None:
-    o = ctx.first(Order, status="created")
-    return None if o is None else {"order_id": o.id, "reason": "Kitchen closing early"}
-
-
 def _example_advance(ctx: Ctx) -> dict[str, Any] | None:
     for status in KITCHEN[:-1]:
         o = ctx.first(Order, status=status)
@@ -391,11 +380,6 @@ def _example_advance(ctx: Ctx) -> dict[str, Any] | None:
 def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
     o = ctx.first(Order, status="accepted") or ctx.first(Order, status="created")
     return None if o is None else {"order_id": o.id, "reason": "Ordered by mistake"}
-
-
-def _example_store(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Restaurant)
-    return None if r is None else {"restaurant_id": r.id}
 
 
 # -- cart and checkout -------------------------------------------------------------------------
@@ -586,7 +570,9 @@ def _new_order(ctx: Ctx, order_id: str) -> Order:
     return o
 
 
-@service.tool(intent="accept the food order", write=True, example=_example_created)
+@service.tool(
+    intent="accept the food order", write=True, example=first_example(Order, "order_id", where={"status": "created"})
+)
 def accept_order(
     ctx: Ctx, order_id: OrderId, prep_time_minutes: Annotated[int, Field(ge=5, le=120)] | None = None
 ) -> Order:
@@ -602,7 +588,11 @@ def accept_order(
     return ctx.update(o, status="accepted", estimated_ready_at=ctx.now() + dt.timedelta(minutes=minutes))
 
 
-@service.tool(intent="deny the food order", write=True, example=_example_deny)
+@service.tool(
+    intent="deny the food order",
+    write=True,
+    example=first_example(Order, "order_id", where={"status": "created"}, reason="Kitchen closing early"),
+)
 def deny_order(ctx: Ctx, order_id: OrderId, reason: Text) -> Order:
     """Deny a new order; the eater gets everything back.
 
@@ -674,7 +664,9 @@ class StoreStatus(BaseModel):
     open_orders: int = Field(description="Orders accepted or in the kitchen.")
 
 
-@service.tool(intent="check whether the restaurant is taking orders", example=_example_store)
+@service.tool(
+    intent="check whether the restaurant is taking orders", example=first_example(Restaurant, "restaurant_id")
+)
 def store_status(ctx: Ctx, restaurant_id: RestaurantId) -> StoreStatus:
     """Tell whether a restaurant is online and open now, and when it next opens.
 
@@ -719,30 +711,27 @@ LUNCH_DINNER = (("11:30", "14:30"), ("17:30", "22:30"))
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Restaurants in the consumers' cities with menus and hours, consumers' carts and orders in every status."""
-    pop = s.population
+    kitchens = _seed_restaurants(s)
+    _seed_orders(s, kitchens)
+
+
+_Kitchens = dict[str, list[tuple[Restaurant, list[MenuItem]]]]
+"""Seeded restaurants with their menus, by city."""
+
+
+def _seed_restaurants(s: SeedContext) -> _Kitchens:
+    """Restaurants in the first nine cities consumers live in, two in the first three, each with its menu."""
     rng = s.rng
-    now = s.now
     cities: list[str] = []
-    for p in pop.consumers:
+    for p in s.population.consumers:
         if p.place.city not in cities:
             cities.append(p.place.city)
-    places = {p.city: p for p in pop.places}
-    made: list[tuple[Restaurant, list[MenuItem]]] = []
+    places = {p.city: p for p in s.population.places}
+    by_city: _Kitchens = {}
     for k, city in enumerate(cities[:9]):
         place = places[city]
         for m in range(2 if k < 3 else 1):
             name, cuisine, dishes = KITCHENS[(k + 2 * m) % len(KITCHENS)]
-            if (k == 0 and m == 0) or cuisine == "bakery":
-                hours = tuple(OpeningHours(day=d, opens="00:00", closes="24:00") for d in DAYS)
-            else:
-                hours = tuple(
-                    OpeningHours(day=d, opens=a, closes=b)
-                    for d in DAYS
-                    if d != "monday" or k % 2
-                    for a, b in LUNCH_DINNER
-                )
-                if k % 3 == 1:  # breakfast-to-late kitchens
-                    hours = tuple(OpeningHours(day=d, opens="07:00", closes="23:00") for d in DAYS)
             r = s.create(
                 Restaurant,
                 name=f"{name} {city}",
@@ -756,7 +745,7 @@ def seed(s: SeedContext) -> None:
                 phone=place.phone_prefix + "".join(str(rng.randint(0, 9)) for _ in range(7)),
                 timezone=place.timezone,
                 currency=place.currency,
-                hours=hours,
+                hours=_opening_hours(k, m, cuisine),
                 status="paused" if k == 4 else "online",
                 min_order=(0, 1000, 1500)[k % 3],
                 delivery_fee=(199, 299, 399)[(k + m) % 3],
@@ -775,17 +764,30 @@ def seed(s: SeedContext) -> None:
                 )
                 for j, (title, cat, price) in enumerate(dishes)
             ]
-            made.append((r, items))
-    by_city: dict[str, list[tuple[Restaurant, list[MenuItem]]]] = {}
-    for r, items in made:
-        by_city.setdefault(r.address.city, []).append((r, items))
+            by_city.setdefault(city, []).append((r, items))
+    return by_city
+
+
+def _opening_hours(k: int, m: int, cuisine: Cuisine) -> tuple[OpeningHours, ...]:
+    """Hours of restaurant ``m`` of the ``k``-th city: round the clock, breakfast to late, or lunch and dinner."""
+    if (k == 0 and m == 0) or cuisine == "bakery":
+        return tuple(OpeningHours(day=d, opens="00:00", closes="24:00") for d in DAYS)
+    if k % 3 == 1:  # breakfast-to-late kitchens
+        return tuple(OpeningHours(day=d, opens="07:00", closes="23:00") for d in DAYS)
+    return tuple(
+        OpeningHours(day=d, opens=a, closes=b) for d in DAYS if d != "monday" or k % 2 for a, b in LUNCH_DINNER
+    )
+
+
+def _seed_orders(s: SeedContext, kitchens: _Kitchens) -> None:
+    """An order in every status from consumers living where restaurants are; every fifth only filled a cart."""
     plans: tuple[OrderStatus, ...] = (
         "delivered", "created", "accepted", "preparing", "delivered", "cancelled", "ready_for_pickup",
         "delivered", "denied", "picked_up",
     )  # fmt: skip
     n = 0
-    for i, p in enumerate(pop.consumers):
-        options = by_city.get(p.place.city)
+    for i, p in enumerate(s.population.consumers):
+        options = kitchens.get(p.place.city)
         if not options or p.address.city != p.place.city:
             continue
         r, items = options[i % len(options)]
@@ -794,44 +796,56 @@ def seed(s: SeedContext) -> None:
             CartLine(menu_item_id=it.id, title=it.title, quantity=1 + (i + j) % 2, unit_price=it.price)
             for j, it in enumerate(onsale[i % 2 : i % 2 + 2 + i % 2])
         )
-        subtotal = _subtotal(lines)
         if i % 5 == 4:
             s.create(
-                Cart, customer_email=p.email, customer_name=p.name, restaurant_id=r.id, items=lines, subtotal=subtotal
+                Cart,
+                customer_email=p.email,
+                customer_name=p.name,
+                restaurant_id=r.id,
+                items=lines,
+                subtotal=_subtotal(lines),
             )
             continue
         plan = plans[n % len(plans)]
         n += 1
-        placed = (
-            now - dt.timedelta(minutes=25 + 9 * n)
-            if plan not in ("delivered", "cancelled", "denied")
-            else (now - dt.timedelta(days=1 + n % 6, hours=n % 5))
-        )
-        service_fee = round(subtotal * SERVICE_FEE_PERCENT / 100)
-        tip = (0, 150, 300)[n % 3]
-        total = subtotal + r.delivery_fee + service_fee + tip
-        s.create(
-            Order,
-            restaurant_id=r.id,
-            restaurant_name=r.name,
-            customer_name=p.name,
-            customer_email=p.email,
-            customer_phone=p.phone,
-            delivery_address=p.address,
-            items=lines,
-            subtotal=subtotal,
-            delivery_fee=r.delivery_fee,
-            service_fee=service_fee,
-            tip=tip,
-            total=total,
-            refunded=total if plan in ("cancelled", "denied") else 0,
-            currency=r.currency,
-            status=plan,
-            estimated_ready_at=placed + dt.timedelta(minutes=r.prep_time_minutes)
-            if plan not in ("created", "denied")
-            else None,
-            deny_reason="Out of ingredients" if plan == "denied" else None,
-            cancel_reason="Ordered from the wrong account" if plan == "cancelled" else None,
-            placed_at=placed,
-            updated_at=placed + dt.timedelta(minutes=10),
-        )
+        _seed_order(s, n, plan, p, r, lines)
+
+
+def _seed_order(
+    s: SeedContext, n: int, plan: OrderStatus, p: Person, r: Restaurant, lines: tuple[CartLine, ...]
+) -> None:
+    """The ``n``-th order (from 1), in status ``plan``: recent while open, a day or more old once finished."""
+    placed = (
+        s.ago(minutes=25 + 9 * n)
+        if plan not in ("delivered", "cancelled", "denied")
+        else s.ago(days=1 + n % 6, hours=n % 5)
+    )
+    subtotal = _subtotal(lines)
+    service_fee = round(subtotal * SERVICE_FEE_PERCENT / 100)
+    tip = (0, 150, 300)[n % 3]
+    total = subtotal + r.delivery_fee + service_fee + tip
+    s.create(
+        Order,
+        restaurant_id=r.id,
+        restaurant_name=r.name,
+        customer_name=p.name,
+        customer_email=p.email,
+        customer_phone=p.phone,
+        delivery_address=p.address,
+        items=lines,
+        subtotal=subtotal,
+        delivery_fee=r.delivery_fee,
+        service_fee=service_fee,
+        tip=tip,
+        total=total,
+        refunded=total if plan in ("cancelled", "denied") else 0,
+        currency=r.currency,
+        status=plan,
+        estimated_ready_at=placed + dt.timedelta(minutes=r.prep_time_minutes)
+        if plan not in ("created", "denied")
+        else None,
+        deny_reason="Out of ingredients" if plan == "denied" else None,
+        cancel_reason="Ordered from the wrong account" if plan == "cancelled" else None,
+        placed_at=placed,
+        updated_at=placed + dt.timedelta(minutes=10),
+    )

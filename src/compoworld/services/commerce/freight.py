@@ -16,11 +16,13 @@ reason; a booking can be cancelled only until its cargo has departed.
 from __future__ import annotations
 
 import datetime as dt
+import random
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service
@@ -42,6 +44,7 @@ from compoworld.engine.types import (
     Text,
     TrackingNumber,
 )
+from compoworld.services.kit.examples import first_example
 
 __all__ = ["service"]
 
@@ -348,8 +351,9 @@ def _missing(ctx: Ctx, shipment: Shipment) -> list[str]:
     return need
 
 
-def _mbl(ctx: Ctx, mode: str) -> str:
-    digits = "".join(str(ctx.rng.randint(0, 9)) for _ in range(10))
+def _mbl(rng: random.Random, mode: str) -> str:
+    """A new master bill number: an air waybill for air freight, else an ocean bill of lading."""
+    digits = "".join(str(rng.randint(0, 9)) for _ in range(10))
     return ("176" + digits[:8]) if mode == "air" else ("BWFL" + digits)
 
 
@@ -369,24 +373,6 @@ def _example_confirm(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    b = ctx.first(Booking, status="submitted")
-    return None if b is None else {"booking_id": b.id}
-
-
-def _example_container(ctx: Ctx) -> dict[str, Any] | None:
-    s = ctx.first(Shipment, mode="ocean_fcl", status="booked")
-    if s is None:
-        return None
-    return {
-        "shipment_id": s.id,
-        "container_number": "BWFU7654321",
-        "type": "40HC",
-        "seal_number": "SL884411",
-        "cargo_weight_kg": 12_000,
-    }
-
-
 def _example_upload(ctx: Ctx) -> dict[str, Any] | None:
     s = ctx.first(Shipment, status="booked")
     if s is None:
@@ -402,11 +388,6 @@ def _example_upload(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_review(ctx: Ctx) -> dict[str, Any] | None:
-    d = ctx.first(Document, status="pending_review")
-    return None if d is None else {"document_id": d.id, "decision": "approve"}
-
-
 def _example_milestone(ctx: Ctx) -> dict[str, Any] | None:
     for s in ctx.scan(Shipment):
         if s.status in PROGRESS[:-1] and not _missing(ctx, s):
@@ -414,11 +395,6 @@ def _example_milestone(ctx: Ctx) -> dict[str, Any] | None:
             city = s.origin_city if nxt == "departed" else s.destination_city
             return {"shipment_id": s.id, "code": nxt, "city": city}
     return None
-
-
-def _example_track(ctx: Ctx) -> dict[str, Any] | None:
-    s = ctx.first(Shipment)
-    return None if s is None else {"master_bill_number": s.master_bill_number}
 
 
 # -- domain tools ------------------------------------------------------------------------------
@@ -458,7 +434,7 @@ def confirm_booking(
     shipment = ctx.create(
         Shipment,
         booking_id=b.id,
-        master_bill_number=_mbl(ctx, b.mode),
+        master_bill_number=_mbl(ctx.rng, b.mode),
         mode=b.mode,
         carrier=carrier,
         shipper=b.shipper,
@@ -472,7 +448,12 @@ def confirm_booking(
     return shipment
 
 
-@service.tool(intent="cancel the freight booking", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the freight booking",
+    write=True,
+    destructive=True,
+    example=first_example(Booking, "booking_id", where={"status": "submitted"}),
+)
 def cancel_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     """Cancel a booking, and its shipment if it has not departed yet.
 
@@ -494,7 +475,19 @@ def cancel_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     return ctx.update(b, status="cancelled")
 
 
-@service.tool(intent="load a container onto the shipment", write=True, example=_example_container)
+@service.tool(
+    intent="load a container onto the shipment",
+    write=True,
+    example=first_example(
+        Shipment,
+        "shipment_id",
+        where={"mode": "ocean_fcl", "status": "booked"},
+        container_number="BWFU7654321",
+        type="40HC",
+        seal_number="SL884411",
+        cargo_weight_kg=12_000,
+    ),
+)
 def add_container(
     ctx: Ctx,
     shipment_id: ShipmentId,
@@ -598,7 +591,11 @@ def upload_document(
     )
 
 
-@service.tool(intent="approve or reject the shipment document", write=True, example=_example_review)
+@service.tool(
+    intent="approve or reject the shipment document",
+    write=True,
+    example=first_example(Document, "document_id", where={"status": "pending_review"}, decision="approve"),
+)
 def review_document(
     ctx: Ctx, document_id: DocumentId, decision: Literal["approve", "reject"], reason: Text = ""
 ) -> Document:
@@ -689,7 +686,10 @@ class Tracking(BaseModel):
     blocking: list[str] = Field(description="What must happen before the next milestone.")
 
 
-@service.tool(intent="track the freight shipment", example=_example_track)
+@service.tool(
+    intent="track the freight shipment",
+    example=first_example(Shipment, fields={"master_bill_number": "master_bill_number"}),
+)
 def track_shipment(ctx: Ctx, master_bill_number: TrackingNumber) -> Tracking:
     """Track a shipment by its master bill of lading or air waybill number.
 
@@ -720,6 +720,7 @@ def track_shipment(ctx: Ctx, master_bill_number: TrackingNumber) -> Tracking:
 
 # -- seed --------------------------------------------------------------------------------------
 
+_DAY = dt.timedelta(days=1)
 CARRIERS: dict[str, tuple[str, ...]] = {
     "ocean_fcl": ("Oceanic Star Lines", "Blue Anchor Shipping"),
     "ocean_lcl": ("Oceanic Star Lines", "Harbor Consolidators"),
@@ -729,6 +730,25 @@ CARRIERS: dict[str, tuple[str, ...]] = {
 REGIONS: tuple[set[str], ...] = ({"DE", "FR", "ES", "IT", "NL", "SE", "GB"}, {"US", "CA"})
 """Countries trucks drive between."""
 GOODS = ("Consumer electronics", "Office furniture", "Kitchen appliances", "Outdoor gear", "Apparel", "Spare parts")
+STAGES: tuple[BookingStatus | ShipmentStatus, ...] = (
+    "submitted",
+    "booked",
+    "departed",
+    "arrived",
+    "customs_cleared",
+    "delivered",
+    "cancelled",
+    "booked",
+    "arrived",
+    "submitted",
+    "departed",
+    "delivered",
+    "booked",
+    "submitted",
+)
+"""How far each seeded booking got: its own status, or its shipment's once confirmed."""
+MODES: tuple[Mode, ...] = ("ocean_fcl", "air", "ocean_lcl", "truck", "ocean_fcl", "air")
+"""The mode of each seeded booking, in turn (trucks only within a region, else LCL)."""
 
 
 @service.seeder
@@ -736,120 +756,132 @@ def seed(s: SeedContext) -> None:
     """Imports from the population's suppliers and exports to its customers, at every stage of the journey."""
     pop = s.population
     home = pop.home
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    day = dt.timedelta(days=1)
-    ops = [p for p in pop.employees if p.department == "Operations"] or list(pop.employees)
-    partners = [c for c in pop.customers if pop.people_at(c) and c.place.city != home.place.city]
-    modes: tuple[Mode, ...] = ("ocean_fcl", "air", "ocean_lcl", "truck", "ocean_fcl", "air")
-    stages: tuple[BookingStatus | ShipmentStatus, ...] = (
-        "submitted",
-        "booked",
-        "departed",
-        "arrived",
-        "customs_cleared",
-        "delivered",
-        "cancelled",
-        "booked",
-        "arrived",
-        "submitted",
-        "departed",
-        "delivered",
-        "booked",
-        "submitted",
-    )
-    for i, stage in enumerate(stages):
-        partner = partners[i % len(partners)]
-        contact = pop.people_at(partner)[0]
+    ops = pop.staff("Operations")
+    partners = [
+        (c, p) for c in pop.customers if (p := pop.first_contact(c)) is not None and c.place.city != home.place.city
+    ]
+    for i, stage in enumerate(STAGES):
+        partner, partner_contact = partners[i % len(partners)]
         importing = i % 3 != 2
         shipper, consignee = (partner, home) if importing else (home, partner)
-        mode: Mode = modes[i % len(modes)]
-        if mode == "truck" and not any({shipper.place.country, consignee.place.country} <= r for r in REGIONS):
-            mode = "ocean_lcl"
-        created = now - (40 - i) * day
-        ready = today + (5 + i) * day if stage == "submitted" else today - (30 - i) * day
-        booking = s.create(
-            Booking,
-            shipper=shipper.name,
-            shipper_contact=contact.email if importing else ops[i % len(ops)].email,
-            consignee=consignee.name,
-            delivery_address=consignee.address,
-            origin_city=shipper.place.city,
-            origin_country=shipper.place.country,
-            destination_city=consignee.place.city,
-            destination_country=consignee.place.country,
-            mode=mode,
-            incoterm=("FOB", "CIF", "DAP", "EXW", "DDP", "FCA")[i % 6],
-            cargo_description=GOODS[i % len(GOODS)],
-            weight_kg=(2_400 if mode == "air" else 18_000) + 130 * i,
-            cargo_ready_date=ready,
-            po_number=f"PO-{4100 + i}" if importing else None,
-            status="submitted" if stage == "submitted" else "cancelled" if stage == "cancelled" else "confirmed",
-            created_at=created,
-        )
+        contact = partner_contact.email if importing else ops[i % len(ops)].email
+        booking = _seed_booking(s, i, stage, shipper, consignee, contact)
         if stage in ("submitted", "cancelled"):
             continue
-        dep = ready + 2 * day
-        transit = {"air": 3, "truck": 4}.get(mode, 24)
-        reached = PROGRESS.index(stage)
-        digits = "".join(str(rng.randint(0, 9)) for _ in range(10))
-        shipment = s.create(
-            Shipment,
-            booking_id=booking.id,
-            master_bill_number=("176" + digits[:8]) if mode == "air" else ("BWFL" + digits),
-            mode=mode,
-            carrier=CARRIERS[mode][i % 2],
-            shipper=shipper.name,
-            consignee=consignee.name,
-            origin_city=shipper.place.city,
-            destination_city=consignee.place.city,
-            status=stage,
-            estimated_departure=dep if stage != "booked" else today + (3 + i) * day,
-            estimated_arrival=(dep if stage != "booked" else today + (3 + i) * day) + transit * day,
-            departed_at=created + 10 * day if reached >= 1 else None,
-            arrived_at=created + 20 * day if reached >= 2 else None,
-            delivered_at=created + 25 * day if reached >= 4 else None,
-            updated_at=created + (2 + 5 * reached) * day,
+        shipment = _seed_shipment(s, i, stage, booking)
+        if shipment.mode == "ocean_fcl":
+            _seed_containers(s, i, shipment, booking.weight_kg)
+        _seed_documents(s, i, shipment, ops[i % len(ops)].email, shipper.place.currency, booking.created_at)
+        _seed_milestones(s, shipment, booking.created_at)
+
+
+def _seed_booking(
+    s: SeedContext, i: int, stage: str, shipper: Company, consignee: Company, shipper_contact: str
+) -> Booking:
+    """The ``i``-th booking, submitted 40 - ``i`` days ago; confirmed unless ``stage`` says otherwise."""
+    mode: Mode = MODES[i % len(MODES)]
+    if mode == "truck" and not any({shipper.place.country, consignee.place.country} <= r for r in REGIONS):
+        mode = "ocean_lcl"
+    today = s.now.date()
+    return s.create(
+        Booking,
+        shipper=shipper.name,
+        shipper_contact=shipper_contact,
+        consignee=consignee.name,
+        delivery_address=consignee.address,
+        origin_city=shipper.place.city,
+        origin_country=shipper.place.country,
+        destination_city=consignee.place.city,
+        destination_country=consignee.place.country,
+        mode=mode,
+        incoterm=("FOB", "CIF", "DAP", "EXW", "DDP", "FCA")[i % 6],
+        cargo_description=GOODS[i % len(GOODS)],
+        weight_kg=(2_400 if mode == "air" else 18_000) + 130 * i,
+        cargo_ready_date=today + (5 + i) * _DAY if stage == "submitted" else today - (30 - i) * _DAY,
+        po_number=f"PO-{4100 + i}" if shipper is not s.population.home else None,
+        status="submitted" if stage == "submitted" else "cancelled" if stage == "cancelled" else "confirmed",
+        created_at=s.ago(days=40 - i),
+    )
+
+
+def _seed_shipment(s: SeedContext, i: int, stage: str, booking: Booking) -> Shipment:
+    """The shipment of a confirmed booking, at ``stage``; the booking is linked to it."""
+    created = booking.created_at
+    today = s.now.date()
+    dep = booking.cargo_ready_date + 2 * _DAY if stage != "booked" else today + (3 + i) * _DAY
+    transit = {"air": 3, "truck": 4}.get(booking.mode, 24)
+    reached = PROGRESS.index(stage)
+    shipment = s.create(
+        Shipment,
+        booking_id=booking.id,
+        master_bill_number=_mbl(s.rng, booking.mode),
+        mode=booking.mode,
+        carrier=CARRIERS[booking.mode][i % 2],
+        shipper=booking.shipper,
+        consignee=booking.consignee,
+        origin_city=booking.origin_city,
+        destination_city=booking.destination_city,
+        status=stage,
+        estimated_departure=dep,
+        estimated_arrival=dep + transit * _DAY,
+        departed_at=created + 10 * _DAY if reached >= 1 else None,
+        arrived_at=created + 20 * _DAY if reached >= 2 else None,
+        delivered_at=created + 25 * _DAY if reached >= 4 else None,
+        updated_at=created + (2 + 5 * reached) * _DAY,
+    )
+    s.update(booking, shipment_id=shipment.id)
+    return shipment
+
+
+def _seed_containers(s: SeedContext, i: int, shipment: Shipment, weight_kg: int) -> None:
+    """One or two sealed containers sharing the booked weight."""
+    for k in range(1 + i % 2):
+        s.create(
+            Container,
+            shipment_id=shipment.id,
+            container_number=f"BWFU{1000000 + i * 10 + k:07d}",
+            type=("40HC", "20GP")[k],
+            seal_number=f"SL{i:02d}{k}{s.rng.randint(1000, 9999)}",
+            cargo_weight_kg=weight_kg // (1 + i % 2),
         )
-        s.update(booking, shipment_id=shipment.id)
-        if mode == "ocean_fcl":
-            for k in range(1 + i % 2):
-                s.create(
-                    Container,
-                    shipment_id=shipment.id,
-                    container_number=f"BWFU{1000000 + i * 10 + k:07d}",
-                    type=("40HC", "20GP")[k],
-                    seal_number=f"SL{i:02d}{k}{rng.randint(1000, 9999)}",
-                    cargo_weight_kg=booking.weight_kg // (1 + i % 2),
-                )
-        uploader = ops[i % len(ops)].email
-        transport = _transport_doc(mode)
-        docs: list[tuple[str, str]] = []
-        if transport:
-            docs.append((transport, "approved" if reached >= 1 else "pending_review"))
-        docs.append(("commercial_invoice", "approved" if reached >= 3 else "pending_review"))
-        docs.append(("packing_list", "approved" if reached >= 3 else ("rejected" if i % 4 == 3 else "pending_review")))
-        for kind, status in docs:
-            s.create(
-                Document,
-                shipment_id=shipment.id,
-                kind=kind,
-                file_url=f"https://files.example.com/freight/{shipment.master_bill_number}-{kind}.pdf",
-                invoice_number=f"CI-2026-{1000 + i}" if kind == "commercial_invoice" else None,
-                declared_value=(45_000_00 + 1_250_00 * i) if kind == "commercial_invoice" else None,
-                currency=shipper.place.currency if kind == "commercial_invoice" else None,
-                status=status,
-                uploaded_by=uploader,
-                rejection_reason="Carton count does not match the invoice" if status == "rejected" else None,
-                created_at=created + day,
-            )
-        for k, code in enumerate(PROGRESS[1 : reached + 1]):
-            s.create(
-                Milestone,
-                shipment_id=shipment.id,
-                master_bill_number=shipment.master_bill_number,
-                code=code,
-                city=shipper.place.city if code == "departed" else consignee.place.city,
-                occurred_at=created + (10 + 5 * k) * day,
-            )
+
+
+def _seed_documents(
+    s: SeedContext, i: int, shipment: Shipment, uploader: str, currency: str, created: dt.datetime
+) -> None:
+    """The transport document, commercial invoice and packing list, approved as far as the shipment got."""
+    reached = PROGRESS.index(shipment.status)
+    transport = _transport_doc(shipment.mode)
+    docs: list[tuple[str, str]] = []
+    if transport:
+        docs.append((transport, "approved" if reached >= 1 else "pending_review"))
+    docs.append(("commercial_invoice", "approved" if reached >= 3 else "pending_review"))
+    docs.append(("packing_list", "approved" if reached >= 3 else ("rejected" if i % 4 == 3 else "pending_review")))
+    for kind, status in docs:
+        s.create(
+            Document,
+            shipment_id=shipment.id,
+            kind=kind,
+            file_url=f"https://files.example.com/freight/{shipment.master_bill_number}-{kind}.pdf",
+            invoice_number=f"CI-2026-{1000 + i}" if kind == "commercial_invoice" else None,
+            declared_value=(45_000_00 + 1_250_00 * i) if kind == "commercial_invoice" else None,
+            currency=currency if kind == "commercial_invoice" else None,
+            status=status,
+            uploaded_by=uploader,
+            rejection_reason="Carton count does not match the invoice" if status == "rejected" else None,
+            created_at=created + _DAY,
+        )
+
+
+def _seed_milestones(s: SeedContext, shipment: Shipment, created: dt.datetime) -> None:
+    """One milestone per stage the shipment has passed, five days apart."""
+    reached = PROGRESS.index(shipment.status)
+    for k, code in enumerate(PROGRESS[1 : reached + 1]):
+        s.create(
+            Milestone,
+            shipment_id=shipment.id,
+            master_bill_number=shipment.master_bill_number,
+            code=code,
+            city=shipment.origin_city if code == "departed" else shipment.destination_city,
+            occurred_at=created + (10 + 5 * k) * _DAY,
+        )

@@ -17,11 +17,13 @@ report with the supplier to buy from.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -40,6 +42,9 @@ from compoworld.engine.types import (
     Title,
     TrackingNumber,
 )
+from compoworld.services.commerce._shared import merge_quantities
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
 
 __all__ = ["service"]
 
@@ -132,29 +137,23 @@ class StockLevel(Record):
     """When the level last changed."""
 
 
-class TransferLine(BaseModel):
+class TransferLine(Value):
     """One item on a stock transfer."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     item_id: ItemId = Field(description="The item.")
     sku: Sku = Field(description="Its SKU.")
     quantity: PositiveQuantity = Field(description="Units moved.")
 
 
-class SkuQuantity(BaseModel):
+class SkuQuantity(Value):
     """A SKU and a number of units."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     sku: Sku = Field(description="The item's SKU.")
     quantity: PositiveQuantity = Field(description="Units.")
 
 
-class SkuCount(BaseModel):
+class SkuCount(Value):
     """A SKU and the quantity it should have on hand after an adjustment."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     sku: Sku = Field(description="The item's SKU.")
     quantity: Quantity = Field(description="Units on hand after the adjustment (e.g. what was counted).")
@@ -190,10 +189,8 @@ class Transfer(Record):
     """When it was drafted."""
 
 
-class AdjustmentLine(BaseModel):
+class AdjustmentLine(Value):
     """One item's change on an adjustment."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     item_id: ItemId = Field(description="The item.")
     sku: Sku = Field(description="Its SKU.")
@@ -389,14 +386,6 @@ def _set(ctx: Ctx, lv: StockLevel, on_hand: int | None = None, allocated: int | 
     return ctx.update(lv, on_hand=oh, allocated=al, available=oh - al)
 
 
-def _merge(lines: list[SkuQuantity]) -> dict[str, tuple[int, int]]:
-    out: dict[str, tuple[int, int]] = {}
-    for i, line in enumerate(lines):
-        first, qty = out.get(line.sku, (i, 0))
-        out[line.sku] = (first, qty + line.quantity)
-    return out
-
-
 # -- examples ----------------------------------------------------------------------------------
 
 
@@ -424,21 +413,13 @@ def _example_create_transfer(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_dispatch(ctx: Ctx) -> dict[str, Any] | None:
-    for t in ctx.where(Transfer, status="draft"):
-        levels_ok = all(
-            (lv := ctx.first(StockLevel, item_id=line.item_id, location_id=t.from_location_id)) is not None
-            and lv.available >= line.quantity
-            for line in t.lines
-        )
-        if levels_ok:
-            return {"transfer_id": t.id, "tracking_number": "1Z999AA10123456784"}
-    return None
-
-
-def _example_receive(ctx: Ctx) -> dict[str, Any] | None:
-    t = ctx.first(Transfer, status="in_transit")
-    return None if t is None else {"transfer_id": t.id}
+def _source_has_stock(ctx: Ctx, t: Transfer) -> bool:
+    """Whether the transfer's source location has every line's quantity available."""
+    return all(
+        (lv := ctx.first(StockLevel, item_id=line.item_id, location_id=t.from_location_id)) is not None
+        and lv.available >= line.quantity
+        for line in t.lines
+    )
 
 
 def _example_void(ctx: Ctx) -> dict[str, Any] | None:
@@ -463,11 +444,6 @@ def _example_allocate(ctx: Ctx) -> dict[str, Any] | None:
     if lv is None:
         return None
     return {"order_number": "SO-20991", "location_id": lv.location_id, "sku": lv.sku, "quantity": 2}
-
-
-def _example_open_allocation(ctx: Ctx) -> dict[str, Any] | None:
-    a = ctx.first(Allocation, status="allocated")
-    return None if a is None else {"allocation_id": a.id}
 
 
 # -- transfers ---------------------------------------------------------------------------------
@@ -501,7 +477,7 @@ def create_transfer(
         )
     out: list[TransferLine] = []
     cost = 0
-    for sku, (i, qty) in _merge(lines).items():
+    for sku, (i, qty) in merge_quantities((line.sku, line.quantity) for line in lines).items():
         item = _item_by_sku(ctx, sku, f"lines.{i}.sku")
         out.append(TransferLine(item_id=item.id, sku=sku, quantity=qty))
         cost += item.unit_cost * qty
@@ -527,7 +503,17 @@ def _transfer_in(ctx: Ctx, transfer_id: str, allowed: tuple[str, ...], hint: str
     return t
 
 
-@service.tool(intent="dispatch the stock transfer", write=True, example=_example_dispatch)
+@service.tool(
+    intent="dispatch the stock transfer",
+    write=True,
+    example=first_example(
+        Transfer,
+        "transfer_id",
+        where={"status": "draft"},
+        match=_source_has_stock,
+        tracking_number="1Z999AA10123456784",
+    ),
+)
 def dispatch_transfer(ctx: Ctx, transfer_id: TransferId, tracking_number: TrackingNumber | None = None) -> Transfer:
     """Send a draft transfer on its way: its units leave the source's on-hand stock.
 
@@ -557,7 +543,11 @@ def dispatch_transfer(ctx: Ctx, transfer_id: TransferId, tracking_number: Tracki
     return ctx.update(t, status="in_transit", departed_at=ctx.now(), tracking_number=tracking_number)
 
 
-@service.tool(intent="receive the stock transfer at its destination", write=True, example=_example_receive)
+@service.tool(
+    intent="receive the stock transfer at its destination",
+    write=True,
+    example=first_example(Transfer, "transfer_id", where={"status": "in_transit"}),
+)
 def receive_transfer(ctx: Ctx, transfer_id: TransferId) -> Transfer:
     """Receive an in-transit transfer: its units are added to the destination's on-hand stock.
 
@@ -699,7 +689,11 @@ def _held(ctx: Ctx, allocation_id: str) -> Allocation:
     return a
 
 
-@service.tool(intent="release the allocated stock", write=True, example=_example_open_allocation)
+@service.tool(
+    intent="release the allocated stock",
+    write=True,
+    example=first_example(Allocation, "allocation_id", where={"status": "allocated"}),
+)
 def release_allocation(ctx: Ctx, allocation_id: AllocationId) -> Allocation:
     """Give a held allocation's units back to available stock (the order no longer needs them).
 
@@ -712,7 +706,11 @@ def release_allocation(ctx: Ctx, allocation_id: AllocationId) -> Allocation:
     return ctx.update(a, status="released")
 
 
-@service.tool(intent="ship the allocated stock to the customer", write=True, example=_example_open_allocation)
+@service.tool(
+    intent="ship the allocated stock to the customer",
+    write=True,
+    example=first_example(Allocation, "allocation_id", where={"status": "allocated"}),
+)
 def fulfil_allocation(ctx: Ctx, allocation_id: AllocationId) -> Allocation:
     """Ship a held allocation: its units leave on-hand stock.
 
@@ -844,20 +842,32 @@ def reorder_report(ctx: Ctx, location_id: LocationId | None = None) -> list[Reor
 
 # -- seed --------------------------------------------------------------------------------------
 
+_DAY = dt.timedelta(days=1)
+
 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The population's products as items bought from its companies, four sites, levels, transfers, allocations."""
     pop = s.population
+    ops = pop.staff("Operations")
+    sites = _seed_locations(s, ops)
+    items = _seed_items(s)
+    levels = _seed_levels(s, items, sites)
+    _seed_allocations(s, items, sites[0], levels)
+    _seed_transfers(s, items, sites, levels, ops)
+    _seed_adjustments(s, items, sites, levels, ops)
+
+
+_Levels = dict[tuple[str, str], StockLevel]
+"""Seeded stock levels by (item id, location id); steps that change a level store the new record."""
+
+
+def _seed_locations(s: SeedContext, ops: Sequence[Person]) -> list[Location]:
+    """The distribution center, a store, a 3PL site at a logistics customer and an inactive unit, in that order."""
+    pop = s.population
     home = pop.home
-    rng = s.rng
-    now = s.now
-    day = dt.timedelta(days=1)
-    ops = [p for p in pop.employees if p.department == "Operations"] or list(pop.employees)
-    suppliers = [c for c in pop.customers if c.industry in ("wholesale", "manufacturing") and pop.people_at(c)]
-    suppliers = suppliers or [c for c in pop.customers if pop.people_at(c)]
-    logistics = next((c for c in pop.customers if c.industry == "logistics"), pop.customers[0])
     place = home.place
+    logistics = next((c for c in pop.customers if c.industry == "logistics"), pop.customers[0])
 
     def addr(n: int) -> PostalAddress:
         return PostalAddress(
@@ -867,7 +877,7 @@ def seed(s: SeedContext) -> None:
             country=place.country,
         )
 
-    sites = [
+    return [
         s.create(
             Location,
             name="Main distribution center",
@@ -902,11 +912,17 @@ def seed(s: SeedContext) -> None:
             active=False,
         ),
     ]
-    made: list[Item] = []
+
+
+def _seed_items(s: SeedContext) -> list[Item]:
+    """Every product as an item, bought from a wholesale or manufacturing customer (any with people, else)."""
+    pop = s.population
+    with_contact = [(c, contact) for c in pop.customers if (contact := pop.first_contact(c)) is not None]
+    suppliers = [pair for pair in with_contact if pair[0].industry in ("wholesale", "manufacturing")] or with_contact
+    items: list[Item] = []
     for j, p in enumerate(pop.products):
-        supplier = suppliers[j % len(suppliers)]
-        contact = pop.people_at(supplier)[0]
-        made.append(
+        supplier, contact = suppliers[j % len(suppliers)]
+        items.append(
             s.create(
                 Item,
                 sku=p.sku,
@@ -917,17 +933,22 @@ def seed(s: SeedContext) -> None:
                 supplier=supplier.name,
                 supplier_email=contact.email,
                 status="deprecated" if j % 13 == 12 else "active",
-                updated_at=now - (40 + j) * day,
+                updated_at=s.ago(days=40 + j),
             )
         )
-    lv_of: dict[tuple[str, str], StockLevel] = {}
-    for j, item in enumerate(made):
+    return items
+
+
+def _seed_levels(s: SeedContext, items: Sequence[Item], sites: Sequence[Location]) -> _Levels:
+    """Every item at the first two sites and every other item at the 3PL; every fifth runs low."""
+    levels: _Levels = {}
+    for j, item in enumerate(items):
         for k, site in enumerate(sites[:3]):
             if k == 2 and j % 2:
                 continue
-            on_hand = rng.randint(0, 12) if j % 5 == 3 else rng.randint(10, 120)
+            on_hand = s.rng.randint(0, 12) if j % 5 == 3 else s.rng.randint(10, 120)
             point = (0, 15, 8)[k] if j % 4 else 25
-            lv_of[(item.id, site.id)] = s.create(
+            levels[(item.id, site.id)] = s.create(
                 StockLevel,
                 item_id=item.id,
                 sku=item.sku,
@@ -936,14 +957,20 @@ def seed(s: SeedContext) -> None:
                 available=on_hand,
                 reorder_point=point,
                 reorder_quantity=point * 3,
-                updated_at=now - (1 + j % 9) * day,
+                updated_at=s.ago(days=1 + j % 9),
             )
+    return levels
+
+
+def _seed_allocations(s: SeedContext, items: Sequence[Item], site: Location, levels: _Levels) -> None:
+    """Sales orders holding stock of every third active item at ``site``; held units leave its available stock."""
+    pop = s.population
     customers = [c for c in pop.customers if c.industry in ("retail", "food", "healthcare", "software")]
     n = 0
-    for j, item in enumerate(made):
+    for j, item in enumerate(items):
         if item.status != "active" or j % 3:
             continue
-        lv = lv_of[(item.id, sites[0].id)]
+        lv = levels[(item.id, site.id)]
         qty = min(lv.on_hand, 2 + j % 5)
         if qty < 1:
             continue
@@ -954,43 +981,48 @@ def seed(s: SeedContext) -> None:
             customer=customers[n % len(customers)].name if customers else None,
             item_id=item.id,
             sku=item.sku,
-            location_id=sites[0].id,
+            location_id=site.id,
             quantity=qty,
             status=held,
-            created_at=now - (3 + n) * day,
-            updated_at=now - (1 + n) * day,
+            created_at=s.ago(days=3 + n),
+            updated_at=s.ago(days=1 + n),
         )
         if held == "allocated":
-            lv = s.update(lv, allocated=lv.allocated + qty, available=lv.available - qty)
-            lv_of[(item.id, sites[0].id)] = lv
+            levels[(item.id, site.id)] = s.update(lv, allocated=lv.allocated + qty, available=lv.available - qty)
         n += 1
+
+
+def _seed_transfers(
+    s: SeedContext, items: Sequence[Item], sites: Sequence[Location], levels: _Levels, ops: Sequence[Person]
+) -> None:
+    """Eight transfers to the store or back from the 3PL in every status; units in transit leave the source."""
+    statuses: tuple[TransferStatus, ...] = (
+        "draft",
+        "in_transit",
+        "completed",
+        "void",
+        "completed",
+        "in_transit",
+        "draft",
+        "completed",
+    )
     carriers = ("1Z", "")
-    for t in range(8):
+    for t, status in enumerate(statuses):
         src, dst = (sites[0], sites[1]) if t % 3 else (sites[2], sites[0])
-        status: TransferStatus = (
-            "draft",
-            "in_transit",
-            "completed",
-            "void",
-            "completed",
-            "in_transit",
-            "draft",
-            "completed",
-        )[t]
         lines = []
-        for item in made[t * 4 : t * 4 + 1 + t % 3]:
-            got = lv_of.get((item.id, src.id))
+        for item in items[t * 4 : t * 4 + 1 + t % 3]:
+            got = levels.get((item.id, src.id))
             if item.status == "active" and got is not None and got.available >= 4:
                 lines.append(TransferLine(item_id=item.id, sku=item.sku, quantity=2 + t % 3))
         if not lines:
             continue
         if status == "in_transit":
             for line in lines:
-                lv = lv_of[(line.item_id, src.id)]
-                lv_of[(line.item_id, src.id)] = s.update(
+                lv = levels[(line.item_id, src.id)]
+                levels[(line.item_id, src.id)] = s.update(
                     lv, on_hand=lv.on_hand - line.quantity, available=lv.available - line.quantity
                 )
-        created = now - (10 - t) * day
+        created = s.ago(days=10 - t)
         prefix = carriers[t % 2]
         s.create(
             Transfer,
@@ -1000,17 +1032,23 @@ def seed(s: SeedContext) -> None:
             status=status,
             requested_by=ops[t % len(ops)].email,
             reference=("Store replenishment", "Return from 3PL", "Seasonal rebalancing")[t % 3],
-            tracking_number=(prefix + "".join(str(rng.randint(0, 9)) for _ in range(16)))
+            tracking_number=(prefix + "".join(str(s.rng.randint(0, 9)) for _ in range(16)))
             if status in ("in_transit", "completed")
             else None,
-            total_cost=sum(line.quantity * next(i.unit_cost for i in made if i.id == line.item_id) for line in lines),
-            departed_at=created + day if status in ("in_transit", "completed") else None,
-            completed_at=created + 2 * day if status == "completed" else None,
+            total_cost=sum(line.quantity * next(i.unit_cost for i in items if i.id == line.item_id) for line in lines),
+            departed_at=created + _DAY if status in ("in_transit", "completed") else None,
+            completed_at=created + 2 * _DAY if status == "completed" else None,
             created_at=created,
         )
+
+
+def _seed_adjustments(
+    s: SeedContext, items: Sequence[Item], sites: Sequence[Location], levels: _Levels, ops: Sequence[Person]
+) -> None:
+    """Up to five past adjustments that led to the current on-hand counts of the first two sites."""
     for a in range(5):
-        item = made[(a * 7 + 2) % len(made)]
-        lv = lv_of[(item.id, sites[a % 2].id)]
+        item = items[(a * 7 + 2) % len(items)]
+        lv = levels[(item.id, sites[a % 2].id)]
         change = (-2, -1, 3, -4, 1)[a]
         before = lv.on_hand - change
         if before < 0:
@@ -1023,5 +1061,5 @@ def seed(s: SeedContext) -> None:
             value_change=change * item.unit_cost,
             adjusted_by=ops[a % len(ops)].email,
             note="Booked during the monthly stocktake" if a % 2 else "",
-            created_at=now - (20 - a) * day,
+            created_at=s.ago(days=20 - a),
         )

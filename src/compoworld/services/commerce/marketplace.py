@@ -16,11 +16,13 @@ only the buyer of a delivered order reviews its listings, once each.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -43,6 +45,9 @@ from compoworld.engine.types import (
     Title,
     TrackingNumber,
 )
+from compoworld.services.commerce._shared import merge_quantities
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Timestamped, Value
 
 __all__ = ["service"]
 
@@ -101,7 +106,7 @@ class Shop(Record):
     """When the shop opened."""
 
 
-class Listing(Record):
+class Listing(Timestamped):
     """An item a shop offers, with its price and the units it has left."""
 
     id: ListingId
@@ -125,16 +130,10 @@ class Listing(Record):
     """Shipping charged once per order line of this listing, in cents."""
     state: ListingState = "draft"
     """draft (new, not on sale), active (on sale), inactive (taken off sale) or sold_out (no units left)."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the listing was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the listing last changed."""
 
 
-class OrderLine(BaseModel):
+class OrderLine(Value):
     """One line of an order: a listing, how many units and at what price."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     listing_id: ListingId = Field(description="The listing bought.")
     sku: Sku = Field(description="The listing's SKU when ordered.")
@@ -144,10 +143,8 @@ class OrderLine(BaseModel):
     shipping_price: Cents = Field(default=0, description="Shipping charged for this line in cents.")
 
 
-class ItemQuantity(BaseModel):
+class ItemQuantity(Value):
     """A listing and a number of units to buy."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     listing_id: ListingId = Field(description="The listing.")
     quantity: PositiveQuantity = Field(description="Number of units.")
@@ -389,30 +386,6 @@ def _example_place_order(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_ship(ctx: Ctx) -> dict[str, Any] | None:
-    order = ctx.first(Order, status="paid")
-    if order is None:
-        return None
-    return {"order_id": order.id, "carrier": "ups", "tracking_number": "1Z999AA10123456784"}
-
-
-def _example_deliver(ctx: Ctx) -> dict[str, Any] | None:
-    order = ctx.first(Order, status="shipped")
-    return None if order is None else {"order_id": order.id}
-
-
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    order = ctx.first(Order, status="paid")
-    return None if order is None else {"order_id": order.id, "reason": "buyer_request"}
-
-
-def _example_refund(ctx: Ctx) -> dict[str, Any] | None:
-    for order in ctx.where(Order, status="delivered"):
-        if order.total - order.refunded_total >= 100:
-            return {"order_id": order.id, "amount": 100, "reason": "goodwill"}
-    return None
-
-
 def _example_review(ctx: Ctx) -> dict[str, Any] | None:
     for order in ctx.where(Order, status="delivered"):
         for line in order.lines:
@@ -463,15 +436,6 @@ def update_inventory(ctx: Ctx, listing_id: ListingId, quantity: Quantity, price:
     return ctx.update(listing, quantity=quantity, price=new_price, state=state)
 
 
-def _merge(items: list[ItemQuantity]) -> dict[str, tuple[int, int]]:
-    """Quantities by listing (repeated listings summed), with the index of their first line."""
-    out: dict[str, tuple[int, int]] = {}
-    for i, item in enumerate(items):
-        first, qty = out.get(item.listing_id, (i, 0))
-        out[item.listing_id] = (first, qty + item.quantity)
-    return out
-
-
 @service.tool(intent="buy the items from the shop", write=True, example=_example_place_order)
 def place_order(
     ctx: Ctx,
@@ -503,7 +467,7 @@ def place_order(
             hint="the shop must end its vacation first (marketplace__resume_shop), or buy from another shop",
         )
     lines: list[OrderLine] = []
-    for lid, (i, qty) in _merge(items).items():
+    for lid, (i, qty) in merge_quantities((item.listing_id, item.quantity) for item in items).items():
         listing = ctx.get(Listing, lid, field=f"items.{i}.listing_id")
         if listing.shop_id != shop.id:
             raise RuleViolation(
@@ -565,7 +529,13 @@ def _order_in(ctx: Ctx, order_id: str, allowed: tuple[str, ...], hint: str) -> O
     return order
 
 
-@service.tool(intent="mark the order as shipped with its tracking number", write=True, example=_example_ship)
+@service.tool(
+    intent="mark the order as shipped with its tracking number",
+    write=True,
+    example=first_example(
+        Order, "order_id", where={"status": "paid"}, carrier="ups", tracking_number="1Z999AA10123456784"
+    ),
+)
 def ship_order(ctx: Ctx, order_id: OrderId, carrier: Carrier, tracking_number: TrackingNumber) -> Order:
     """Record that a paid order left the seller with a carrier (Etsy's createReceiptShipment).
 
@@ -585,7 +555,11 @@ def ship_order(ctx: Ctx, order_id: OrderId, carrier: Carrier, tracking_number: T
     return ctx.update(order, status="shipped", carrier=carrier, tracking_number=tracking_number, shipped_at=ctx.now())
 
 
-@service.tool(intent="confirm the order was delivered", write=True, example=_example_deliver)
+@service.tool(
+    intent="confirm the order was delivered",
+    write=True,
+    example=first_example(Order, "order_id", where={"status": "shipped"}),
+)
 def confirm_delivery(ctx: Ctx, order_id: OrderId) -> Order:
     """Record that a shipped order reached the buyer; the buyer can then review it.
 
@@ -612,7 +586,12 @@ def _add_refund(ctx: Ctx, order: Order, amount: int, reason: str, note: str, **c
     )
 
 
-@service.tool(intent="cancel the order and refund the buyer", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the order and refund the buyer",
+    write=True,
+    destructive=True,
+    example=first_example(Order, "order_id", where={"status": "paid"}, reason="buyer_request"),
+)
 def cancel_order(ctx: Ctx, order_id: OrderId, reason: CancelReason = "buyer_request") -> Order:
     """Cancel an order that has not shipped: its units go back on sale and the buyer is refunded in full.
 
@@ -641,7 +620,18 @@ def cancel_order(ctx: Ctx, order_id: OrderId, reason: CancelReason = "buyer_requ
     return ctx.get(Order, order.id)
 
 
-@service.tool(intent="refund the buyer", write=True, example=_example_refund)
+@service.tool(
+    intent="refund the buyer",
+    write=True,
+    example=first_example(
+        Order,
+        "order_id",
+        where={"status": "delivered"},
+        match=lambda ctx, o: o.total - o.refunded_total >= 100,
+        amount=100,
+        reason="goodwill",
+    ),
+)
 def refund_order(
     ctx: Ctx, order_id: OrderId, amount: Annotated[Cents, Field(ge=1)], reason: RefundReason, note: Text = ""
 ) -> Refund:
@@ -762,6 +752,7 @@ def shop_sales(ctx: Ctx, shop_id: ShopId) -> ShopSales:
 
 # -- seed --------------------------------------------------------------------------------------
 
+_DAY = dt.timedelta(days=1)
 SELLER_INDUSTRIES = ("retail", "manufacturing", "wholesale", "food", "media")
 CARRIERS: tuple[Carrier, ...] = ("ups", "fedex", "dhl_express", "usps")
 PLANS: tuple[OrderStatus, ...] = ("paid", "shipped", "delivered", "delivered", "cancelled", "paid", "delivered")
@@ -781,16 +772,24 @@ def _tracking(s: SeedContext, carrier: str) -> str:
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Shops run by the population's companies, listings of the population's products, consumers' orders."""
+    shops = _seed_shops(s)
+    listings = _seed_listings(s, shops)
+    open_shops = [sh for sh in shops if listings.get(sh.id)]
+    for i, buyer in enumerate(s.population.consumers[:42]):
+        shop = open_shops[i % len(open_shops)]
+        _seed_order(s, i, buyer, shop, listings[shop.id])
+    _seed_shop_ratings(s, shops)
+
+
+def _seed_shops(s: SeedContext) -> list[Shop]:
+    """Eight shops run by the first person of companies that sell goods (other companies after them)."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    day = dt.timedelta(days=1)
-    sellers = [c for c in pop.customers if c.industry in SELLER_INDUSTRIES and pop.people_at(c)]
-    sellers += [c for c in pop.customers if c not in sellers and pop.people_at(c)]
-    shops_made: list[Shop] = []
-    for k, company in enumerate(sellers[:8]):
-        owner = pop.people_at(company)[0]
-        shops_made.append(
+    with_owner = [(c, owner) for c in pop.customers if (owner := pop.first_contact(c)) is not None]
+    sellers = [pair for pair in with_owner if pair[0].industry in SELLER_INDUSTRIES]
+    sellers += [pair for pair in with_owner if pair[0].industry not in SELLER_INDUSTRIES]
+    shops: list[Shop] = []
+    for k, (company, owner) in enumerate(sellers[:8]):
+        shops.append(
             s.create(
                 Shop,
                 name=company.name,
@@ -801,16 +800,22 @@ def seed(s: SeedContext) -> None:
                 transaction_fee_percent=(6.5, 6.5, 8.0, 5.0)[k % 4],
                 is_vacation=k == 5,
                 vacation_message="Back in two weeks - orders ship after our break." if k == 5 else "",
-                created_at=now - (200 + 90 * k) * day,
+                created_at=s.ago(days=200 + 90 * k),
             )
         )
-    products = list(pop.products)
+    return shops
+
+
+def _seed_listings(s: SeedContext, shops: Sequence[Shop]) -> dict[str, list[Listing]]:
+    """Six of the population's products listed by each shop, in every state; return them by shop id."""
+    rng = s.rng
+    products = s.population.products
     by_shop: dict[str, list[Listing]] = {}
-    for k, shop in enumerate(shops_made):
+    for k, shop in enumerate(shops):
         picked = [products[(k * 5 + j) % len(products)] for j in range(6)]
         for j, p in enumerate(picked):
             state: ListingState = ("active", "active", "active", "draft", "inactive", "sold_out")[(k + j) % 6]
-            created = now - rng.randint(20, 180) * day
+            created = s.ago(days=rng.randint(20, 180))
             by_shop.setdefault(shop.id, []).append(
                 s.create(
                     Listing,
@@ -828,78 +833,82 @@ def seed(s: SeedContext) -> None:
                     updated_at=created,
                 )
             )
-    buyers = list(pop.consumers)
-    open_shops = [sh for sh in shops_made if by_shop.get(sh.id)]
-    for i, buyer in enumerate(buyers[:42]):
-        shop = open_shops[i % len(open_shops)]
-        onsale = [li for li in by_shop[shop.id] if li.state in ("active", "sold_out")]
-        plan = PLANS[i % len(PLANS)]
-        picked_listings = onsale[: 1 + i % 2]
-        lines = tuple(
-            OrderLine(
-                listing_id=li.id,
-                sku=li.sku,
-                title=li.title,
-                quantity=1 + (i + n) % 2,
-                price=li.price,
-                shipping_price=li.shipping_price,
-            )
-            for n, li in enumerate(picked_listings)
+    return by_shop
+
+
+def _seed_order(s: SeedContext, i: int, buyer: Person, shop: Shop, listings: Sequence[Listing]) -> None:
+    """Consumer ``i``'s order from ``shop``, in status ``PLANS[i % 7]``, with its refund and review if any."""
+    onsale = [li for li in listings if li.state in ("active", "sold_out")]
+    plan = PLANS[i % len(PLANS)]
+    lines = tuple(
+        OrderLine(
+            listing_id=li.id,
+            sku=li.sku,
+            title=li.title,
+            quantity=1 + (i + n) % 2,
+            price=li.price,
+            shipping_price=li.shipping_price,
         )
-        subtotal = sum(li.price * li.quantity for li in lines)
-        shipping = sum(li.shipping_price for li in lines)
-        total = subtotal + shipping
-        refunded = total if plan == "cancelled" else (total // 5 if i % 9 == 2 and plan == "delivered" else 0)
-        fee, payout = _fee(total, refunded, shop.transaction_fee_percent)
-        placed = now - dt.timedelta(days=2 + i % 20, hours=i)
-        shipped = plan in ("shipped", "delivered")
-        carrier = CARRIERS[i % len(CARRIERS)] if shipped else None
-        order = s.create(
-            Order,
+        for n, li in enumerate(onsale[: 1 + i % 2])
+    )
+    subtotal = sum(li.price * li.quantity for li in lines)
+    shipping = sum(li.shipping_price for li in lines)
+    total = subtotal + shipping
+    refunded = total if plan == "cancelled" else (total // 5 if i % 9 == 2 and plan == "delivered" else 0)
+    fee, payout = _fee(total, refunded, shop.transaction_fee_percent)
+    placed = s.ago(days=2 + i % 20, hours=i)
+    shipped = plan in ("shipped", "delivered")
+    carrier = CARRIERS[i % len(CARRIERS)] if shipped else None
+    order = s.create(
+        Order,
+        shop_id=shop.id,
+        buyer_name=buyer.name,
+        buyer_email=buyer.email,
+        shipping_address=buyer.address,
+        lines=lines,
+        currency=shop.currency,
+        subtotal=subtotal,
+        shipping_cost=shipping,
+        total=total,
+        refunded_total=refunded,
+        marketplace_fee=fee,
+        seller_payout=payout,
+        status=plan,
+        carrier=carrier,
+        tracking_number=_tracking(s, carrier) if carrier else None,
+        shipped_at=placed + _DAY if shipped else None,
+        delivered_at=placed + 3 * _DAY if plan == "delivered" else None,
+        cancel_reason=("buyer_request", "out_of_stock")[i % 2] if plan == "cancelled" else None,
+        created_at=placed,
+        updated_at=placed + 3 * _DAY if plan != "paid" else placed,
+    )
+    if refunded:
+        s.create(
+            Refund,
+            order_id=order.id,
+            order_number=order.order_number,
+            amount=refunded,
+            currency=order.currency,
+            reason="cancellation" if plan == "cancelled" else "damaged",
+            note="Order cancelled" if plan == "cancelled" else "Sorry, the item arrived scratched.",
+            created_at=placed + 4 * _DAY,
+        )
+    if plan == "delivered" and i % 3 != 0:
+        s.create(
+            Review,
+            order_id=order.id,
             shop_id=shop.id,
-            buyer_name=buyer.name,
+            listing_id=lines[0].listing_id,
             buyer_email=buyer.email,
-            shipping_address=buyer.address,
-            lines=lines,
-            currency=shop.currency,
-            subtotal=subtotal,
-            shipping_cost=shipping,
-            total=total,
-            refunded_total=refunded,
-            marketplace_fee=fee,
-            seller_payout=payout,
-            status=plan,
-            carrier=carrier,
-            tracking_number=_tracking(s, carrier) if carrier else None,
-            shipped_at=placed + day if shipped else None,
-            delivered_at=placed + 3 * day if plan == "delivered" else None,
-            cancel_reason=("buyer_request", "out_of_stock")[i % 2] if plan == "cancelled" else None,
-            created_at=placed,
-            updated_at=placed + 3 * day if plan != "paid" else placed,
+            rating=(5, 4, 5, 3, 5, 2)[i % 6],
+            review=("Great quality!", "Arrived quickly.", "Nice, as described.", "Packaging was poor.")[i % 4],
+            created_at=placed + 5 * _DAY,
         )
-        if refunded:
-            s.create(
-                Refund,
-                order_id=order.id,
-                order_number=order.order_number,
-                amount=refunded,
-                currency=order.currency,
-                reason="cancellation" if plan == "cancelled" else "damaged",
-                note="Order cancelled" if plan == "cancelled" else "Sorry, the item arrived scratched.",
-                created_at=placed + 4 * day,
-            )
-        if plan == "delivered" and i % 3 != 0:
-            s.create(
-                Review,
-                order_id=order.id,
-                shop_id=shop.id,
-                listing_id=lines[0].listing_id,
-                buyer_email=buyer.email,
-                rating=(5, 4, 5, 3, 5, 2)[i % 6],
-                review=("Great quality!", "Arrived quickly.", "Nice, as described.", "Packaging was poor.")[i % 4],
-                created_at=placed + 5 * day,
-            )
-    for shop in shops_made:
+
+
+def _seed_shop_ratings(s: SeedContext, shops: Sequence[Shop]) -> None:
+    """Each reviewed shop's review count and average rating."""
+    for shop in shops:
         ratings = [r.rating for r in s.records(Review) if r.shop_id == shop.id]
         if ratings:
             s.update(shop, review_count=len(ratings), review_average=round(sum(ratings) / len(ratings), 2))

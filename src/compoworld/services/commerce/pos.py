@@ -16,11 +16,13 @@ a note. Refunds never exceed what a payment took.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service
@@ -44,6 +46,8 @@ from compoworld.engine.types import (
     Timezone,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
 
 __all__ = ["service"]
 
@@ -135,10 +139,8 @@ class Variation(Record):
     """When the variation last changed."""
 
 
-class LineItem(BaseModel):
+class LineItem(Value):
     """One line of a register order."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     variation_id: VariationId = Field(description="The variation sold.")
     sku: Sku = Field(description="Its SKU.")
@@ -148,10 +150,8 @@ class LineItem(BaseModel):
     gross: Cents = Field(description="Unit price times quantity, in cents.")
 
 
-class LineInput(BaseModel):
+class LineInput(Value):
     """A variation and how many units of it to ring up."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     variation_id: VariationId = Field(description="The variation.")
     quantity: PositiveQuantity = Field(description="Units.")
@@ -446,30 +446,11 @@ def _example_pay(ctx: Ctx) -> dict[str, Any] | None:
     return {"order_id": order.id, "source_type": "CARD", "card_brand": "VISA", "card_last4": "4242", "tip": 200}
 
 
-def _example_refund(ctx: Ctx) -> dict[str, Any] | None:
-    for p in ctx.where(Payment, source_type="CARD"):
-        if p.amount + p.tip - p.refunded >= 100:
-            return {"payment_id": p.id, "amount": 100, "reason": "price_adjustment"}
-    return None
-
-
 def _example_open_shift(ctx: Ctx) -> dict[str, Any] | None:
     for loc in ctx.where(Location, status="ACTIVE"):
         if _open_shift_at(ctx, loc.id) is None:
             return {"location_id": loc.id, "employee_email": ctx.population.employees[1].email, "opening_cash": 10_000}
     return None
-
-
-def _example_movement(ctx: Ctx) -> dict[str, Any] | None:
-    shift = ctx.first(Shift, state="OPEN")
-    if shift is None:
-        return None
-    return {"shift_id": shift.id, "kind": "paid_in", "amount": 2_000, "description": "Float top-up"}
-
-
-def _example_close(ctx: Ctx) -> dict[str, Any] | None:
-    shift = ctx.first(Shift, state="OPEN")
-    return None if shift is None else {"shift_id": shift.id, "counted_cash": shift.expected_cash}
 
 
 def _example_sales(ctx: Ctx) -> dict[str, Any] | None:
@@ -625,12 +606,12 @@ def pay_order(
     )
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    order = ctx.first(Order, state="OPEN")
-    return None if order is None else {"order_id": order.id}
-
-
-@service.tool(intent="cancel the open register order", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the open register order",
+    write=True,
+    destructive=True,
+    example=first_example(Order, "order_id", where={"state": "OPEN"}),
+)
 def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Cancel an open (unpaid) register order; a paid order is refunded instead.
 
@@ -647,7 +628,18 @@ def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
     return ctx.update(order, state="CANCELED", closed_at=ctx.now())
 
 
-@service.tool(intent="refund the payment", write=True, example=_example_refund)
+@service.tool(
+    intent="refund the payment",
+    write=True,
+    example=first_example(
+        Payment,
+        "payment_id",
+        where={"source_type": "CARD"},
+        match=lambda ctx, p: p.amount + p.tip - p.refunded >= 100,
+        amount=100,
+        reason="price_adjustment",
+    ),
+)
 def refund_payment(
     ctx: Ctx, payment_id: PaymentId, amount: Annotated[Cents, Field(ge=1)], reason: RefundReason
 ) -> Refund:
@@ -724,7 +716,13 @@ def _open(ctx: Ctx, shift_id: str) -> Shift:
     return shift
 
 
-@service.tool(intent="record cash put into or taken out of the drawer", write=True, example=_example_movement)
+@service.tool(
+    intent="record cash put into or taken out of the drawer",
+    write=True,
+    example=first_example(
+        Shift, "shift_id", where={"state": "OPEN"}, kind="paid_in", amount=2_000, description="Float top-up"
+    ),
+)
 def record_cash_movement(
     ctx: Ctx,
     shift_id: ShiftId,
@@ -754,7 +752,11 @@ def record_cash_movement(
     return _move_cash(ctx, shift, **{kind: amount})
 
 
-@service.tool(intent="count and close the cash drawer", write=True, example=_example_close)
+@service.tool(
+    intent="count and close the cash drawer",
+    write=True,
+    example=first_example(Shift, "shift_id", where={"state": "OPEN"}, fields={"counted_cash": "expected_cash"}),
+)
 def close_shift(ctx: Ctx, shift_id: ShiftId, counted_cash: Cents, note: Text = "") -> Shift:
     """Close an open drawer with the cash counted; the discrepancy against the expected cash is recorded.
 
@@ -837,17 +839,27 @@ def daily_sales(ctx: Ctx, location_id: LocationId, date: Date) -> DailySales:
 
 # -- seed --------------------------------------------------------------------------------------
 
+_ShiftKey = Literal["old", "today", "kiosk"]
+"""The seeded drawers: yesterday's and today's at the flagship, yesterday's at the kiosk."""
+
 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The home company's stores, its products as catalog items, yesterday's and today's orders and drawers."""
     pop = s.population
-    home = pop.home
+    staff = pop.staff("Sales", "Operations", "Support")
+    flagship, kiosk = _seed_locations(s)
+    sellable = _seed_catalog(s)
+    in_stock = [v for v in sellable if not v.track_inventory or v.stock >= 3]
+    shifts = _seed_shifts(s, flagship, kiosk, staff)
+    cash_in, cash_back = _seed_sales(s, flagship, kiosk, in_stock, shifts, staff)
+    _settle_shifts(s, shifts, cash_in, cash_back)
+
+
+def _seed_locations(s: SeedContext) -> tuple[Location, Location]:
+    """The flagship store, a mall kiosk and a closed pop-up; return the two that sell."""
+    home = s.population.home
     place = home.place
-    rng = s.rng
-    now = s.now
-    day = dt.timedelta(days=1)
-    staff = [p for p in pop.employees if p.department in ("Sales", "Operations", "Support")] or list(pop.employees)
 
     def local_address(n: int) -> PostalAddress:
         return PostalAddress(
@@ -866,7 +878,7 @@ def seed(s: SeedContext) -> None:
         timezone=place.timezone,
         currency=place.currency,
         tax_rate=8.0,
-        created_at=now - 700 * day,
+        created_at=s.ago(days=700),
     )
     kiosk = s.create(
         Location,
@@ -876,7 +888,7 @@ def seed(s: SeedContext) -> None:
         timezone=place.timezone,
         currency=place.currency,
         tax_rate=8.0,
-        created_at=now - 300 * day,
+        created_at=s.ago(days=300),
     )
     s.create(
         Location,
@@ -887,21 +899,26 @@ def seed(s: SeedContext) -> None:
         currency=place.currency,
         tax_rate=0.0,
         status="INACTIVE",
-        created_at=now - 500 * day,
+        created_at=s.ago(days=500),
     )
-    sellable: list[Variation] = []
-    for j, p in enumerate(pop.products[:24]):
+    return flagship, kiosk
+
+
+def _seed_catalog(s: SeedContext) -> list[Variation]:
+    """The first 24 products as items, apparel in two sizes; return every variation."""
+    variations: list[Variation] = []
+    for j, p in enumerate(s.population.products[:24]):
         item = s.create(
             Item,
             name=p.name,
             category=p.category,
             description=f"{p.name} from the {p.category} range.",
-            updated_at=now - (30 + j) * day,
+            updated_at=s.ago(days=30 + j),
         )
         options = [("Regular", p.sku)] + ([("Large", f"{p.sku}-L")] if p.category == "apparel" else [])
         for name, sku in options:
             tracked = j % 7 != 6
-            sellable.append(
+            variations.append(
                 s.create(
                     Variation,
                     item_id=item.id,
@@ -909,13 +926,19 @@ def seed(s: SeedContext) -> None:
                     sku=sku,
                     price=p.price_cents,
                     track_inventory=tracked,
-                    stock=(0 if j % 9 == 4 else rng.randint(4, 30)) if tracked else 0,
-                    updated_at=now - (10 + j) * day,
+                    stock=(0 if j % 9 == 4 else s.rng.randint(4, 30)) if tracked else 0,
+                    updated_at=s.ago(days=10 + j),
                 )
             )
-    in_stock = [v for v in sellable if not v.track_inventory or v.stock >= 3]
-    yesterday = now - day
-    shifts = {
+    return variations
+
+
+def _seed_shifts(
+    s: SeedContext, flagship: Location, kiosk: Location, staff: Sequence[Person]
+) -> dict[_ShiftKey, Shift]:
+    """Yesterday's flagship and kiosk drawers and today's flagship drawer, all open until settled."""
+    yesterday = s.ago(days=1)
+    return {
         "old": s.create(
             Shift,
             location_id=flagship.id,
@@ -930,7 +953,7 @@ def seed(s: SeedContext) -> None:
             opened_by=staff[1 % len(staff)].email,
             opening_cash=20_000,
             expected_cash=20_000,
-            opened_at=now.replace(hour=8),
+            opened_at=s.now.replace(hour=8),
         ),
         "kiosk": s.create(
             Shift,
@@ -941,75 +964,35 @@ def seed(s: SeedContext) -> None:
             opened_at=yesterday.replace(hour=9),
         ),
     }
-    cash_in: dict[str, int] = {k: 0 for k in shifts}
-    cash_back: dict[str, int] = {k: 0 for k in shifts}
-    consumers = list(pop.consumers)
+
+
+def _seed_sales(
+    s: SeedContext,
+    flagship: Location,
+    kiosk: Location,
+    in_stock: Sequence[Variation],
+    shifts: dict[_ShiftKey, Shift],
+    staff: Sequence[Person],
+) -> tuple[dict[_ShiftKey, int], dict[_ShiftKey, int]]:
+    """Thirty orders over yesterday and this morning, paid by card or cash, two partly refunded.
+
+    Returns:
+        The cash each drawer took for sales and tips, and the cash it paid back for refunds.
+    """
+    cash_in: dict[_ShiftKey, int] = {k: 0 for k in shifts}
+    cash_back: dict[_ShiftKey, int] = {k: 0 for k in shifts}
     for i in range(30):
         loc = flagship if i % 3 else kiosk
-        when = (yesterday if i < 18 else now).replace(hour=9) + dt.timedelta(minutes=17 * i)
-        if i >= 18:
-            when = now.replace(hour=8) + dt.timedelta(minutes=4 * (i - 17))
-        picked = [in_stock[(i * 5 + n) % len(in_stock)] for n in range(1 + i % 3)]
-        lines = []
-        for n, v in enumerate(picked):
-            qty = 1 + (i + n) % 2
-            item = next(it for it in s.records(Item) if it.id == v.item_id)
-            lines.append(
-                LineItem(
-                    variation_id=v.id,
-                    sku=v.sku,
-                    name=f"{item.name} ({v.name})",
-                    quantity=qty,
-                    unit_price=v.price,
-                    gross=v.price * qty,
-                )
-            )
-        subtotal = sum(li.gross for li in lines)
-        tax = round(subtotal * loc.tax_rate / 100)
-        state: OrderState = "CANCELED" if i == 7 else "OPEN" if i in (20, 25, 28) else "COMPLETED"
-        customer = consumers[i % len(consumers)] if i % 2 == 0 else None
-        order = s.create(
-            Order,
-            location_id=loc.id,
-            state=state,
-            line_items=tuple(lines),
-            currency=loc.currency,
-            subtotal=subtotal,
-            total_tax=tax,
-            total=subtotal + tax,
-            employee_email=staff[i % len(staff)].email,
-            customer_name=customer.name if customer else None,
-            customer_email=customer.email if customer else None,
-            created_at=when,
-            closed_at=when + dt.timedelta(minutes=2) if state != "OPEN" else None,
-        )
-        if state != "COMPLETED":
+        order = _seed_order(s, i, loc, in_stock, staff)
+        if order.state != "COMPLETED":
             continue
-        tip = (0, 100, 250)[i % 3]
-        due = order.total + tip
         cash = i % 4 == 1 and (loc is flagship or i < 18)
-        key = "kiosk" if loc is kiosk else ("old" if i < 18 else "today")
-        tendered = ((due + 999) // 1000) * 1000 if cash else None
+        key: _ShiftKey = "kiosk" if loc is kiosk else ("old" if i < 18 else "today")
+        pay = _seed_payment(s, i, order, shifts[key] if cash else None)
         if cash:
-            cash_in[key] += due
-        pay = s.create(
-            Payment,
-            order_id=order.id,
-            receipt_number=order.receipt_number,
-            location_id=loc.id,
-            source_type="CASH" if cash else "CARD",
-            amount=order.total,
-            tip=tip,
-            currency=loc.currency,
-            cash_tendered=tendered,
-            change_back=(tendered - due) if tendered is not None else None,
-            card_brand=None if cash else ("VISA", "MASTERCARD", "AMERICAN_EXPRESS")[i % 3],
-            card_last4=None if cash else f"{(i * 2741) % 10000:04d}",
-            shift_id=shifts[key].id if cash else None,
-            created_at=when + dt.timedelta(minutes=2),
-        )
+            cash_in[key] += pay.amount + pay.tip
         if i in (4, 9):
-            amount = lines[0].unit_price
+            amount = order.line_items[0].unit_price
             s.create(
                 Refund,
                 payment_id=pay.id,
@@ -1018,12 +1001,86 @@ def seed(s: SeedContext) -> None:
                 amount=amount,
                 source_type=pay.source_type,
                 reason="returned_goods",
-                shift_id=shifts[key].id if cash else None,
-                created_at=when + dt.timedelta(hours=3),
+                shift_id=pay.shift_id,
+                created_at=order.created_at + dt.timedelta(hours=3),
             )
             s.update(pay, refunded=amount)
             if cash:
                 cash_back[key] += amount
+    return cash_in, cash_back
+
+
+def _seed_order(s: SeedContext, i: int, loc: Location, in_stock: Sequence[Variation], staff: Sequence[Person]) -> Order:
+    """The ``i``-th seeded order: the first 18 yesterday, the rest this morning; #7 cancelled, three still open."""
+    yesterday = s.ago(days=1)
+    when = (yesterday if i < 18 else s.now).replace(hour=9) + dt.timedelta(minutes=17 * i)
+    if i >= 18:
+        when = s.now.replace(hour=8) + dt.timedelta(minutes=4 * (i - 17))
+    picked = [in_stock[(i * 5 + n) % len(in_stock)] for n in range(1 + i % 3)]
+    lines = []
+    for n, v in enumerate(picked):
+        qty = 1 + (i + n) % 2
+        item = next(it for it in s.records(Item) if it.id == v.item_id)
+        lines.append(
+            LineItem(
+                variation_id=v.id,
+                sku=v.sku,
+                name=f"{item.name} ({v.name})",
+                quantity=qty,
+                unit_price=v.price,
+                gross=v.price * qty,
+            )
+        )
+    subtotal = sum(li.gross for li in lines)
+    tax = round(subtotal * loc.tax_rate / 100)
+    state: OrderState = "CANCELED" if i == 7 else "OPEN" if i in (20, 25, 28) else "COMPLETED"
+    consumers = s.population.consumers
+    customer = consumers[i % len(consumers)] if i % 2 == 0 else None
+    return s.create(
+        Order,
+        location_id=loc.id,
+        state=state,
+        line_items=tuple(lines),
+        currency=loc.currency,
+        subtotal=subtotal,
+        total_tax=tax,
+        total=subtotal + tax,
+        employee_email=staff[i % len(staff)].email,
+        customer_name=customer.name if customer else None,
+        customer_email=customer.email if customer else None,
+        created_at=when,
+        closed_at=when + dt.timedelta(minutes=2) if state != "OPEN" else None,
+    )
+
+
+def _seed_payment(s: SeedContext, i: int, order: Order, drawer: Shift | None) -> Payment:
+    """Pay the ``i``-th seeded order with a tip: in cash into ``drawer``, rounded up to a note, or by card."""
+    tip = (0, 100, 250)[i % 3]
+    due = order.total + tip
+    cash = drawer is not None
+    tendered = ((due + 999) // 1000) * 1000 if cash else None
+    return s.create(
+        Payment,
+        order_id=order.id,
+        receipt_number=order.receipt_number,
+        location_id=order.location_id,
+        source_type="CASH" if cash else "CARD",
+        amount=order.total,
+        tip=tip,
+        currency=order.currency,
+        cash_tendered=tendered,
+        change_back=(tendered - due) if tendered is not None else None,
+        card_brand=None if cash else ("VISA", "MASTERCARD", "AMERICAN_EXPRESS")[i % 3],
+        card_last4=None if cash else f"{(i * 2741) % 10000:04d}",
+        shift_id=drawer.id if drawer is not None else None,
+        created_at=order.created_at + dt.timedelta(minutes=2),
+    )
+
+
+def _settle_shifts(
+    s: SeedContext, shifts: dict[_ShiftKey, Shift], cash_in: dict[_ShiftKey, int], cash_back: dict[_ShiftKey, int]
+) -> None:
+    """Book each drawer's cash; yesterday's are closed, the flagship's 12.50 short."""
     for key, shift in shifts.items():
         expected = shift.opening_cash + cash_in[key] - cash_back[key]
         if key == "today":
@@ -1033,7 +1090,7 @@ def seed(s: SeedContext) -> None:
         s.update(
             shift,
             state="CLOSED",
-            closed_at=yesterday.replace(hour=20),
+            closed_at=s.ago(days=1).replace(hour=20),
             cash_sales=cash_in[key],
             cash_refunds=cash_back[key],
             expected_cash=expected,

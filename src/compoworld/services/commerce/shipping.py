@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -43,6 +44,8 @@ from compoworld.engine.types import (
     TrackingNumber,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped
 from compoworld.world import commerce as links
 
 __all__ = ["service"]
@@ -145,7 +148,7 @@ LEVELS: tuple[_Level, ...] = (
 )
 
 
-class Address(Record):
+class Address(Created):
     """A sender or recipient address; addresses are immutable once created."""
 
     id: AddressId
@@ -163,11 +166,9 @@ class Address(Record):
     """Whether it is a home rather than a business address."""
     validation_status: Literal["unverified", "valid", "invalid"] = "unverified"
     """Result of the last validation; labels are never bought to or from an invalid address."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the address was created."""
 
 
-class Parcel(Record):
+class Parcel(Created):
     """A box to ship: its outer dimensions and weight."""
 
     id: ParcelId
@@ -181,11 +182,9 @@ class Parcel(Record):
     """Weight in grams, packaging included."""
     description: Text = ""
     """What is in the box."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the parcel was created."""
 
 
-class Shipment(Record):
+class Shipment(Timestamped):
     """A parcel to send from one address to another; rated, then bought as a label."""
 
     id: ShipmentId
@@ -199,10 +198,6 @@ class Shipment(Record):
     """Order the shipment is for, in the shop that sold it."""
     status: Literal["created", "rated", "purchased", "cancelled"] = "created"
     """created: no rates yet; rated: rates to choose from; purchased: has an active label; cancelled: final."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the shipment was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the shipment last changed."""
 
 
 class Rate(Record):
@@ -787,14 +782,18 @@ def _on_pickup(ctx: Ctx, transaction_id: str) -> Pickup | None:
     return None
 
 
-def _example_void(ctx: Ctx) -> dict[str, Any] | None:
-    for label in ctx.where(Transaction, status="success", tracking_status="pre_transit"):
-        if ctx.now() - label.created_at <= VOID_WINDOW and _on_pickup(ctx, label.id) is None:
-            return {"transaction_id": label.id, "reason": "not_used"}
-    return None
-
-
-@service.tool(intent="void the label and get the money back", write=True, destructive=True, example=_example_void)
+@service.tool(
+    intent="void the label and get the money back",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Transaction,
+        "transaction_id",
+        where={"status": "success", "tracking_status": "pre_transit"},
+        match=lambda ctx, label: ctx.now() - label.created_at <= VOID_WINDOW and _on_pickup(ctx, label.id) is None,
+        reason="not_used",
+    ),
+)
 def void_label(
     ctx: Ctx,
     transaction_id: TransactionId,
@@ -879,12 +878,10 @@ def _label_by_number(ctx: Ctx, tracking_number: str) -> Transaction:
     return label
 
 
-def _example_track(ctx: Ctx) -> dict[str, Any] | None:
-    label = ctx.first(Transaction, status="success")
-    return {"tracking_number": label.tracking_number} if label else None
-
-
-@service.tool(intent="track the parcel", example=_example_track)
+@service.tool(
+    intent="track the parcel",
+    example=first_example(Transaction, where={"status": "success"}, fields={"tracking_number": "tracking_number"}),
+)
 def track_shipment(ctx: Ctx, tracking_number: TrackingNumber) -> Track:
     """Get a parcel's tracking status and its scan history by tracking number.
 
@@ -909,14 +906,16 @@ def track_shipment(ctx: Ctx, tracking_number: TrackingNumber) -> Track:
     )
 
 
-def _example_advance(ctx: Ctx) -> dict[str, Any] | None:
-    for label in ctx.where(Transaction, status="success"):
-        if label.tracking_status != "delivered":
-            return {"tracking_number": label.tracking_number}
-    return None
-
-
-@service.tool(intent="record the carrier's next scan", write=True, example=_example_advance)
+@service.tool(
+    intent="record the carrier's next scan",
+    write=True,
+    example=first_example(
+        Transaction,
+        where={"status": "success"},
+        match=lambda ctx, label: label.tracking_status != "delivered",
+        fields={"tracking_number": "tracking_number"},
+    ),
+)
 def advance_tracking(ctx: Ctx, tracking_number: TrackingNumber) -> TrackingEvent:
     """Record the carrier's next scan of a parcel (as the carrier's tracking feed does).
 
@@ -1088,6 +1087,7 @@ STATES: tuple[str, ...] = (
     "voided",
     "cancelled",
 )
+_DAY = dt.timedelta(days=1)
 _EVENTS_SHOWN = {"pre_transit": 1, "voided": 1, "in_transit": 2, "out_for_delivery": 4, "delivered": 5}
 
 
@@ -1113,14 +1113,19 @@ def seed(s: SeedContext) -> None:
     The parcels of the shop's shipped orders appear here under the same order
     and tracking numbers, sent from the home company's address to the consumer's.
     """
-    pop = s.population
-    home = pop.home
-    rng = s.rng
-    now = s.now
-    day = dt.timedelta(days=1)
-    ops = [p for p in pop.employees if p.department == "Operations"] or list(pop.employees)
+    warehouse = _seed_warehouse(s)
+    _seed_consumer_parcels(s, warehouse)
+    _seed_mistyped_addresses(s, warehouse)
+    waiting, delivered = _seed_business_parcels(s, warehouse)
+    _seed_pickups(s, warehouse, waiting, delivered)
+
+
+def _seed_warehouse(s: SeedContext) -> Address:
+    """The home company's address, which every seeded parcel is sent from."""
+    home = s.population.home
+    ops = s.population.staff("Operations")
     shipper = next((p for p in ops if p.job_title == "Logistics Coordinator"), ops[0])
-    warehouse = s.create(
+    return s.create(
         Address,
         name=shipper.name,
         company=home.name,
@@ -1129,100 +1134,14 @@ def seed(s: SeedContext) -> None:
         phone=shipper.phone,
         is_residential=False,
         validation_status="valid",
-        created_at=now - 900 * day,
+        created_at=s.ago(days=900),
     )
-    carriers = links.carriers_from(home.address.country)
 
-    def ship(
-        to: Address,
-        state: str,
-        carrier: str,
-        number: str | None = None,
-        order_number: str | None = None,
-        age: dt.timedelta | None = None,
-    ) -> Transaction | None:
-        bought = now - (age or _label_age(rng, state))
-        created = bought - dt.timedelta(hours=2)
-        parcel = s.create(
-            Parcel,
-            length_cm=rng.randint(15, 60),
-            width_cm=rng.randint(10, 40),
-            height_cm=rng.randint(5, 30),
-            weight_grams=rng.randint(200, 15_000),
-            description=f"Order {order_number}" if order_number else f"Goods for {to.company or to.name}",
-            created_at=created,
-        )
-        status = {"created": "created", "rated": "rated", "voided": "rated", "cancelled": "cancelled"}.get(
-            state, "purchased"
-        )
-        shipment = s.create(
-            Shipment,
-            address_from_id=warehouse.id,
-            address_to_id=to.id,
-            parcel_id=parcel.id,
-            order_number=order_number,
-            status=status,
-            created_at=created,
-            updated_at=bought if status != "created" else created,
-        )
-        if state == "created":
-            return None
-        made = [
-            s.create(Rate, shipment_id=shipment.id, created_at=created, **q)
-            for q in _quotes(pop, warehouse.address, to.address, parcel)
-        ]
-        if state in ("rated", "cancelled"):
-            return None
-        rate = min((r for r in made if r.carrier == carrier), key=lambda r: (r.amount, r.id))
-        tn = number or _new_tracking_number(rng, carrier)
-        label = s.create(
-            Transaction,
-            shipment_id=shipment.id,
-            rate_id=rate.id,
-            carrier=carrier,
-            servicelevel_token=rate.servicelevel_token,
-            tracking_number=tn,
-            tracking_url_provider=links.tracking_url(carrier, tn),
-            label_url=_label_url(carrier, tn, "PDF"),
-            amount=rate.amount,
-            currency=rate.currency,
-            status="refunded" if state == "voided" else "success",
-            tracking_status="pre_transit" if state == "voided" else state,
-            eta=(bought + dt.timedelta(days=rate.estimated_days)).date(),
-            created_at=bought,
-            updated_at=bought,
-        )
-        src, dst = warehouse.address, to.address
-        timeline = (
-            ("pre_transit", src, "Shipping label created; the carrier awaits the parcel", bought),
-            ("in_transit", src, f"Picked up by {carrier}", bought + day),
-            ("in_transit", dst, "Arrived at the destination facility", bought + 2 * day),
-            ("out_for_delivery", dst, "Out for delivery", bought + 3 * day),
-            ("delivered", dst, "Delivered", bought + dt.timedelta(days=3, hours=6)),
-        )
-        for ev_status, where, text, when in timeline[: _EVENTS_SHOWN[state]]:
-            s.create(
-                TrackingEvent,
-                transaction_id=label.id,
-                tracking_number=tn,
-                status=ev_status,
-                status_details=text,
-                city=where.city,
-                country=where.country,
-                occurred_at=when,
-            )
-        if state == "voided":
-            s.create(
-                Refund,
-                transaction_id=label.id,
-                tracking_number=tn,
-                amount=label.amount,
-                currency=label.currency,
-                reason=rng.choice(("not_used", "duplicate", "wrong_service")),
-                created_at=bought + dt.timedelta(hours=3),
-            )
-        return label
 
+def _seed_consumer_parcels(s: SeedContext, warehouse: Address) -> None:
+    """Every consumer's address; the shop's shipped first orders get their parcels, under the shop's numbers."""
+    pop = s.population
+    carriers = links.carriers_from(warehouse.address.country)
     for i, person in enumerate(pop.consumers):
         plan = i % 8
         addr = s.create(
@@ -1233,15 +1152,19 @@ def seed(s: SeedContext) -> None:
             phone=person.phone,
             is_residential=True,
             validation_status="valid" if plan in SHOP_PARCELS or i % 3 == 0 else "unverified",
-            created_at=now - rng.randint(60, 300) * day,
+            created_at=s.ago(days=s.rng.randint(60, 300)),
         )
         if plan in SHOP_PARCELS:
             carrier = carriers[i % len(carriers)]
             order_number = links.first_order_number(i)
             number = links.seeded_tracking_number(pop.seed, order_number, carrier)
-            ship(addr, SHOP_PARCELS[plan], carrier, number, order_number)
+            _ship(s, warehouse, addr, SHOP_PARCELS[plan], carrier, number, order_number)
 
-    for person in pop.consumers[1:3]:
+
+def _seed_mistyped_addresses(s: SeedContext, warehouse: Address) -> None:
+    """Two consumers' addresses with a wrong postal code, failed validation, each with a rated shipment."""
+    carrier = links.carriers_from(warehouse.address.country)[0]
+    for person in s.population.consumers[1:3]:
         typo = person.address.model_copy(update={"postal_code": "99" + person.address.postal_code[2:]})
         bad = s.create(
             Address,
@@ -1250,39 +1173,54 @@ def seed(s: SeedContext) -> None:
             email=person.email,
             phone=person.phone,
             validation_status="invalid",
-            created_at=now - 3 * day,
+            created_at=s.ago(days=3),
         )
-        ship(bad, "rated", carriers[0])
+        _ship(s, warehouse, bad, "rated", carrier)
 
+
+def _seed_business_parcels(s: SeedContext, warehouse: Address) -> tuple[list[Transaction], list[Transaction]]:
+    """Customer companies' addresses with a shipment each, cycling through :data:`STATES`.
+
+    Returns:
+        The labels waiting for the carrier and the delivered ones, in seeding order.
+    """
+    pop = s.population
+    carriers = links.carriers_from(warehouse.address.country)
     waiting: list[Transaction] = []
     delivered: list[Transaction] = []
     for k, company in enumerate(pop.customers):
-        people = pop.people_at(company)
-        if not people:
+        contact = pop.first_contact(company)
+        if contact is None:
             continue
         addr = s.create(
             Address,
-            name=people[0].name,
+            name=contact.name,
             company=company.name,
             address=company.address,
-            email=people[0].email,
+            email=contact.email,
             phone=company.phone,
             is_residential=False,
             validation_status="valid" if k % 2 == 0 else "unverified",
-            created_at=now - rng.randint(60, 600) * day,
+            created_at=s.ago(days=s.rng.randint(60, 600)),
         )
         state = STATES[k % len(STATES)]
         # The first business label waiting for the carrier was bought long ago: too old to void.
-        label = ship(
-            addr, state, rng.choice(carriers), age=45 * day if state == "pre_transit" and not waiting else None
-        )
+        age = 45 * _DAY if state == "pre_transit" and not waiting else None
+        label = _ship(s, warehouse, addr, state, s.rng.choice(carriers), age=age)
         if label is not None and state == "pre_transit":
             waiting.append(label)
         elif label is not None and state == "delivered":
             delivered.append(label)
+    return waiting, delivered
 
+
+def _seed_pickups(
+    s: SeedContext, warehouse: Address, waiting: Sequence[Transaction], delivered: Sequence[Transaction]
+) -> None:
+    """A pickup booked for tomorrow for a waiting label, and a cancelled one for a delivered label."""
+    now = s.now
     if len(waiting) > 1:
-        start = now.replace(hour=13, minute=0, second=0, microsecond=0) + day
+        start = now.replace(hour=13, minute=0, second=0, microsecond=0) + _DAY
         s.create(
             Pickup,
             carrier=waiting[1].carrier,
@@ -1291,8 +1229,8 @@ def seed(s: SeedContext) -> None:
             requested_start=start,
             requested_end=start + dt.timedelta(hours=4),
             instructions="Parcels are on the pallet by the loading dock.",
-            created_at=now - dt.timedelta(hours=3),
-            updated_at=now - dt.timedelta(hours=3),
+            created_at=s.ago(hours=3),
+            updated_at=s.ago(hours=3),
         )
     if delivered:
         done = delivered[0]
@@ -1308,4 +1246,126 @@ def seed(s: SeedContext) -> None:
             instructions="Ring at reception.",
             created_at=done.created_at + dt.timedelta(hours=1),
             updated_at=done.created_at + dt.timedelta(hours=2),
+        )
+
+
+def _ship(
+    s: SeedContext,
+    sender: Address,
+    to: Address,
+    state: str,
+    carrier: str,
+    number: str | None = None,
+    order_number: str | None = None,
+    age: dt.timedelta | None = None,
+) -> Transaction | None:
+    """Seed a parcel from ``sender`` to ``to`` that has got as far as ``state``.
+
+    Args:
+        s: The seed context.
+        sender: The address it is sent from.
+        to: The address it is sent to.
+        state: One of :data:`STATES`.
+        carrier: The carrier whose cheapest rate buys the label.
+        number: The label's tracking number (default: a new one).
+        order_number: The order the parcel is for, if any.
+        age: How long ago the label was bought (default: drawn for ``state``).
+
+    Returns:
+        The label, or None when the shipment has none.
+    """
+    bought = s.now - (age or _label_age(s.rng, state))
+    created = bought - dt.timedelta(hours=2)
+    parcel = s.create(
+        Parcel,
+        length_cm=s.rng.randint(15, 60),
+        width_cm=s.rng.randint(10, 40),
+        height_cm=s.rng.randint(5, 30),
+        weight_grams=s.rng.randint(200, 15_000),
+        description=f"Order {order_number}" if order_number else f"Goods for {to.company or to.name}",
+        created_at=created,
+    )
+    status = {"created": "created", "rated": "rated", "voided": "rated", "cancelled": "cancelled"}.get(
+        state, "purchased"
+    )
+    shipment = s.create(
+        Shipment,
+        address_from_id=sender.id,
+        address_to_id=to.id,
+        parcel_id=parcel.id,
+        order_number=order_number,
+        status=status,
+        created_at=created,
+        updated_at=bought if status != "created" else created,
+    )
+    if state == "created":
+        return None
+    rates = [
+        s.create(Rate, shipment_id=shipment.id, created_at=created, **q)
+        for q in _quotes(s.population, sender.address, to.address, parcel)
+    ]
+    if state in ("rated", "cancelled"):
+        return None
+    rate = min((r for r in rates if r.carrier == carrier), key=lambda r: (r.amount, r.id))
+    label = _seed_label(s, shipment, rate, state, number or _new_tracking_number(s.rng, carrier), bought)
+    _seed_tracking_events(s, label, sender.address, to.address, state)
+    if state == "voided":
+        s.create(
+            Refund,
+            transaction_id=label.id,
+            tracking_number=label.tracking_number,
+            amount=label.amount,
+            currency=label.currency,
+            reason=s.rng.choice(("not_used", "duplicate", "wrong_service")),
+            created_at=bought + dt.timedelta(hours=3),
+        )
+    return label
+
+
+def _seed_label(
+    s: SeedContext, shipment: Shipment, rate: Rate, state: str, tracking_number: str, bought: dt.datetime
+) -> Transaction:
+    """The label bought from ``rate`` at ``bought``; a voided label was refunded before the carrier had it."""
+    carrier = rate.carrier
+    return s.create(
+        Transaction,
+        shipment_id=shipment.id,
+        rate_id=rate.id,
+        carrier=carrier,
+        servicelevel_token=rate.servicelevel_token,
+        tracking_number=tracking_number,
+        tracking_url_provider=links.tracking_url(carrier, tracking_number),
+        label_url=_label_url(carrier, tracking_number, "PDF"),
+        amount=rate.amount,
+        currency=rate.currency,
+        status="refunded" if state == "voided" else "success",
+        tracking_status="pre_transit" if state == "voided" else state,
+        eta=(bought + dt.timedelta(days=rate.estimated_days)).date(),
+        created_at=bought,
+        updated_at=bought,
+    )
+
+
+def _seed_tracking_events(
+    s: SeedContext, label: Transaction, src: PostalAddress, dst: PostalAddress, state: str
+) -> None:
+    """The carrier scans a label in ``state`` has had so far, from its purchase on."""
+    bought = label.created_at
+    timeline = (
+        ("pre_transit", src, "Shipping label created; the carrier awaits the parcel", bought),
+        ("in_transit", src, f"Picked up by {label.carrier}", bought + _DAY),
+        ("in_transit", dst, "Arrived at the destination facility", bought + 2 * _DAY),
+        ("out_for_delivery", dst, "Out for delivery", bought + 3 * _DAY),
+        ("delivered", dst, "Delivered", bought + dt.timedelta(days=3, hours=6)),
+    )
+    for ev_status, where, text, when in timeline[: _EVENTS_SHOWN[state]]:
+        s.create(
+            TrackingEvent,
+            transaction_id=label.id,
+            tracking_number=label.tracking_number,
+            status=ev_status,
+            status_details=text,
+            city=where.city,
+            country=where.country,
+            occurred_at=when,
         )

@@ -11,11 +11,13 @@ tracking number of the parcel; a refund can never exceed what the customer paid.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Product as CatalogProduct
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Deleted, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -39,6 +41,9 @@ from compoworld.engine.types import (
     TrackingNumber,
     Url,
 )
+from compoworld.services.commerce._shared import merge_quantities
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Timestamped, Value
 from compoworld.world import commerce as links
 
 __all__ = ["service"]
@@ -73,7 +78,7 @@ SHIPMENT_ORDER: tuple[str, ...] = ("confirmed", "in_transit", "out_for_delivery"
 """Progress of a parcel; a fulfillment's shipment status never moves backwards along it."""
 
 
-class Product(Record):
+class Product(Timestamped):
     """A product in the store's catalogue; what is sold are its variants."""
 
     id: ProductId
@@ -89,13 +94,9 @@ class Product(Record):
     """Only active products can be ordered; new products start as drafts."""
     tags: Tags = ""
     """Comma-separated tags."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the product was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the product last changed."""
 
 
-class Variant(Record):
+class Variant(Timestamped):
     """One purchasable version of a product (a size, a colour), with its own SKU and price."""
 
     id: VariantId
@@ -115,10 +116,6 @@ class Variant(Record):
     """Whether the variant is a physical good that must be shipped."""
     taxable: bool = True
     """Whether taxes apply to the variant."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the variant was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the variant last changed."""
 
 
 class Location(Record):
@@ -175,10 +172,8 @@ class Customer(Record):
     """When the customer last changed."""
 
 
-class LineItem(BaseModel):
+class LineItem(Value):
     """One line of an order: a variant, how many, at what price, and what happened to them."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     variant_id: VariantId = Field(description="The variant ordered.")
     product_id: ProductId = Field(description="The variant's product.")
@@ -190,10 +185,8 @@ class LineItem(BaseModel):
     refunded_quantity: Quantity = Field(default=0, description="Units refunded.")
 
 
-class ItemQuantity(BaseModel):
+class ItemQuantity(Value):
     """A quantity of one variant of an order: what to order, fulfill or refund."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     variant_id: VariantId = Field(description="The variant.")
     quantity: PositiveQuantity = Field(description="Number of units.")
@@ -245,7 +238,7 @@ class Order(Record):
     """When the order last changed."""
 
 
-class Fulfillment(Record):
+class Fulfillment(Timestamped):
     """A parcel sent for some or all of an order's lines, with the carrier's tracking number."""
 
     id: FulfillmentId
@@ -267,10 +260,6 @@ class Fulfillment(Record):
     """Units in the parcel."""
     notify_customer: bool = True
     """Whether the shopper was e-mailed the tracking details."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the fulfillment was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the fulfillment last changed."""
 
 
 class Refund(Record):
@@ -313,10 +302,7 @@ def _fulfillment_status(lines: tuple[LineItem, ...]) -> str:
 
 def _merge(items: list[ItemQuantity], field: str) -> dict[str, tuple[int, int]]:
     """Sum quantities per variant: variant id -> (index of first mention, total quantity)."""
-    merged: dict[str, tuple[int, int]] = {}
-    for i, item in enumerate(items):
-        first, qty = merged.get(item.variant_id, (i, 0))
-        merged[item.variant_id] = (first, qty + item.quantity)
+    merged = merge_quantities((item.variant_id, item.quantity) for item in items)
     if not merged:
         raise RuleViolation(f"{field} must not be empty", field=field, hint="list at least one variant and quantity")
     return merged
@@ -344,6 +330,12 @@ def _restock(ctx: Ctx, variant_id: str, location_id: str, quantity: int) -> None
         ctx.create(InventoryLevel, variant_id=variant_id, location_id=location_id, available=quantity)
     else:
         ctx.update(level, available=level.available + quantity)
+
+
+def _at_active_location(ctx: Ctx, level: InventoryLevel) -> bool:
+    """Whether a stock level is at a location that is still active."""
+    loc = ctx.find(Location, level.location_id)
+    return loc is not None and loc.active
 
 
 def _active_location(ctx: Ctx, location_id: str, field: str) -> Location:
@@ -710,14 +702,18 @@ def create_order(
     )
 
 
-def _example_cancel_order(ctx: Ctx) -> dict[str, Any] | None:
-    for order in ctx.where(Order, status="open", fulfillment_status="unfulfilled"):
-        if ctx.first(Fulfillment, order_id=order.id, status="success") is None:
-            return {"order_id": order.id, "reason": "customer"}
-    return None
-
-
-@service.tool(intent="cancel the order", write=True, destructive=True, example=_example_cancel_order)
+@service.tool(
+    intent="cancel the order",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Order,
+        "order_id",
+        where={"status": "open", "fulfillment_status": "unfulfilled"},
+        match=lambda ctx, o: ctx.first(Fulfillment, order_id=o.id, status="success") is None,
+        reason="customer",
+    ),
+)
 def cancel_order(ctx: Ctx, order_id: OrderId, reason: CancelReason = "customer", restock: bool = True) -> Order:
     """Cancel an open order that has not shipped, refunding what was paid and restocking its units.
 
@@ -876,12 +872,11 @@ def create_fulfillment(
     )
 
 
-def _example_cancel_fulfillment(ctx: Ctx) -> dict[str, Any] | None:
-    found = ctx.first(Fulfillment, status="success", shipment_status="confirmed")
-    return {"fulfillment_id": found.id} if found else None
-
-
-@service.tool(intent="cancel the fulfillment", write=True, example=_example_cancel_fulfillment)
+@service.tool(
+    intent="cancel the fulfillment",
+    write=True,
+    example=first_example(Fulfillment, "fulfillment_id", where={"status": "success", "shipment_status": "confirmed"}),
+)
 def cancel_fulfillment(ctx: Ctx, fulfillment_id: FulfillmentId) -> Fulfillment:
     """Cancel a fulfillment whose parcel the carrier has not picked up yet; its units become unshipped again.
 
@@ -1016,12 +1011,10 @@ def _check_refund_lines(order: Order, items: list[ItemQuantity], field: str) -> 
     return out
 
 
-def _example_calculate_refund(ctx: Ctx) -> dict[str, Any] | None:
-    order = ctx.first(Order, financial_status="paid")
-    return {"order_id": order.id} if order else None
-
-
-@service.tool(intent="work out how much can be refunded", example=_example_calculate_refund)
+@service.tool(
+    intent="work out how much can be refunded",
+    example=first_example(Order, "order_id", where={"financial_status": "paid"}),
+)
 def calculate_refund(
     ctx: Ctx, order_id: OrderId, refund_line_items: Annotated[list[ItemQuantity], Field(max_length=50)] | None = None
 ) -> RefundCalculation:
@@ -1189,15 +1182,16 @@ def customer_summary(ctx: Ctx, customer_id: CustomerId) -> CustomerSummary:
 # -- inventory ----------------------------------------------------------------------------
 
 
-def _example_adjust(ctx: Ctx) -> dict[str, Any] | None:
-    for level in ctx.scan(InventoryLevel):
-        loc = ctx.find(Location, level.location_id)
-        if loc is not None and loc.active:
-            return {"variant_id": level.variant_id, "location_id": level.location_id, "adjustment": 5}
-    return None
-
-
-@service.tool(intent="correct the stock count", write=True, example=_example_adjust)
+@service.tool(
+    intent="correct the stock count",
+    write=True,
+    example=first_example(
+        InventoryLevel,
+        match=_at_active_location,
+        fields={"variant_id": "variant_id", "location_id": "location_id"},
+        adjustment=5,
+    ),
+)
 def adjust_inventory(
     ctx: Ctx,
     variant_id: VariantId,
@@ -1325,15 +1319,18 @@ def transfer_inventory(
 # -- catalogue deletions ------------------------------------------------------------------
 
 
-def _example_delete_product(ctx: Ctx) -> dict[str, Any] | None:
-    for product in ctx.scan(Product):
-        vids = {v.id for v in ctx.where(Variant, product_id=product.id)}
-        if product.status != "active" and _has_open_lines(ctx, vids) is None:
-            return {"product_id": product.id}
-    return None
-
-
-@service.tool(intent="delete the product", write=True, destructive=True, example=_example_delete_product)
+@service.tool(
+    intent="delete the product",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Product,
+        "product_id",
+        match=lambda ctx, p: (
+            p.status != "active" and _has_open_lines(ctx, {v.id for v in ctx.where(Variant, product_id=p.id)}) is None
+        ),
+    ),
+)
 def delete_product(ctx: Ctx, product_id: ProductId) -> Deleted:
     """Delete a product with all its variants and their stock records.
 
@@ -1403,6 +1400,8 @@ def delete_variant(ctx: Ctx, variant_id: VariantId) -> Deleted:
 
 # -- seed ---------------------------------------------------------------------------------
 
+_DAY = dt.timedelta(days=1)
+
 SEEDED_SHIPMENT_STATUS: dict[int, str] = {2: "in_transit", 3: "delivered", 5: "delivered", 6: "confirmed"}
 """Plans (``i % 8`` of consumer ``i``) whose first order has a parcel, and where that parcel is.
 
@@ -1414,29 +1413,51 @@ numbers and tracking numbers (see :mod:`compoworld.world.commerce`).
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Locations, the population's products as products and variants with stock, consumers as customers, orders."""
-    pop = s.population
-    home = pop.home
+    locations = _seed_locations(s)
+    sellable = _seed_products(s, locations)
+    customers = _seed_customers(s)
+    if not sellable:
+        return
+    warehouse = locations[0]
+    # Consumer i's first order (if links.places_first_order(i)) follows plan i % 8; placed in consumer order
+    # before any other, it is numbered links.first_order_number(i), as shipping and helpdesk expect.
+    for i, customer in enumerate(customers):
+        if links.places_first_order(i):
+            _seed_order(s, i, customer, i % 8, sellable, warehouse)
+    for i, customer in enumerate(customers):
+        if links.places_first_order(i) and s.rng.random() < 0.3:
+            _seed_order(s, len(customers) + i, customer, s.rng.choice((0, 1)), sellable, warehouse)
+
+
+def _seed_locations(s: SeedContext) -> tuple[Location, Location, Location]:
+    """The warehouse at the home address and three local shops (one closed).
+
+    Returns:
+        The warehouse, the city store and the returns desk: where seeded stock is.
+    """
+    home = s.population.home
     place = home.place
     rng = s.rng
-    now = s.now
-    day = dt.timedelta(days=1)
-
-    def street() -> str:
-        return f"{rng.randint(1, 240)} {rng.choice(('Market Square', 'Canal Street', 'Station Road', 'Mill Lane'))}"
 
     def local_address() -> PostalAddress:
         postal = f"{place.postal_prefix}{rng.randint(100, 999)}"
-        return PostalAddress(street=street(), city=place.city, postal_code=postal, country=place.country)
+        street = f"{rng.randint(1, 240)} {rng.choice(('Market Square', 'Canal Street', 'Station Road', 'Mill Lane'))}"
+        return PostalAddress(street=street, city=place.city, postal_code=postal, country=place.country)
 
-    warehouse = s.create(Location, name="Main warehouse", address=home.address, created_at=now - 900 * day)
-    overflow = s.create(Location, name=f"{place.city} store", address=local_address(), created_at=now - 400 * day)
-    s.create(Location, name="Pop-up store", address=local_address(), active=False, created_at=now - 200 * day)
-    returns = s.create(Location, name="Returns desk", address=local_address(), created_at=now - 100 * day)
+    warehouse = s.create(Location, name="Main warehouse", address=home.address, created_at=s.ago(days=900))
+    store = s.create(Location, name=f"{place.city} store", address=local_address(), created_at=s.ago(days=400))
+    s.create(Location, name="Pop-up store", address=local_address(), active=False, created_at=s.ago(days=200))
+    returns = s.create(Location, name="Returns desk", address=local_address(), created_at=s.ago(days=100))
+    return warehouse, store, returns
 
+
+def _seed_products(s: SeedContext, locations: tuple[Location, Location, Location]) -> list[tuple[Variant, Product]]:
+    """The population's products, with one variant per size of apparel; return the active products' variants."""
+    home = s.population.home
     sellable: list[tuple[Variant, Product]] = []
-    for j, p in enumerate(pop.products):
+    for j, p in enumerate(s.population.products):
         status = "draft" if j % 10 == 7 else "archived" if j % 20 == 13 else "active"
-        created = now - rng.randint(30, 700) * day
+        created = s.ago(days=s.rng.randint(30, 700))
         product = s.create(
             Product,
             title=p.name,
@@ -1448,39 +1469,59 @@ def seed(s: SeedContext) -> None:
             created_at=created,
             updated_at=created,
         )
-        options = (
-            [("M", p.sku), ("S", f"{p.sku}-S"), ("L", f"{p.sku}-L")]
-            if p.category == "apparel"
-            else [("Default Title", p.sku)]
-        )
-        for title, sku in options:
-            variant = s.create(
-                Variant,
-                product_id=product.id,
-                title=title,
-                sku=sku,
-                price=p.price_cents,
-                compare_at_price=p.price_cents * 5 // 4 if rng.random() < 0.2 else None,
-                weight_grams=p.weight_grams,
-                created_at=created,
-                updated_at=created,
-            )
-            s.create(
-                InventoryLevel,
-                variant_id=variant.id,
-                location_id=warehouse.id,
-                available=0 if rng.random() < 0.1 else rng.randint(5, 150),
-            )
-            if rng.random() < 0.5:
-                s.create(InventoryLevel, variant_id=variant.id, location_id=overflow.id, available=rng.randint(0, 40))
-            if rng.random() < 0.2:
-                s.create(InventoryLevel, variant_id=variant.id, location_id=returns.id, available=0)
-            if status == "active":
-                sellable.append((variant, product))
+        variants = _seed_variants(s, product, p, locations)
+        if status == "active":
+            sellable.extend((variant, product) for variant in variants)
+    return sellable
 
+
+def _seed_variants(
+    s: SeedContext, product: Product, p: CatalogProduct, locations: tuple[Location, Location, Location]
+) -> list[Variant]:
+    """The variants of one product, each followed by its stock at the locations."""
+    options = (
+        [("M", p.sku), ("S", f"{p.sku}-S"), ("L", f"{p.sku}-L")]
+        if p.category == "apparel"
+        else [("Default Title", p.sku)]
+    )
+    variants = []
+    for title, sku in options:
+        variant = s.create(
+            Variant,
+            product_id=product.id,
+            title=title,
+            sku=sku,
+            price=p.price_cents,
+            compare_at_price=p.price_cents * 5 // 4 if s.rng.random() < 0.2 else None,
+            weight_grams=p.weight_grams,
+            created_at=product.created_at,
+            updated_at=product.created_at,
+        )
+        _seed_levels(s, variant, locations)
+        variants.append(variant)
+    return variants
+
+
+def _seed_levels(s: SeedContext, variant: Variant, locations: tuple[Location, Location, Location]) -> None:
+    """Stock of a variant: always at the warehouse (sometimes none), often at the store, at times at returns."""
+    rng = s.rng
+    warehouse, store, returns = locations
+    s.create(
+        InventoryLevel,
+        variant_id=variant.id,
+        location_id=warehouse.id,
+        available=0 if rng.random() < 0.1 else rng.randint(5, 150),
+    )
+    if rng.random() < 0.5:
+        s.create(InventoryLevel, variant_id=variant.id, location_id=store.id, available=rng.randint(0, 40))
+    if rng.random() < 0.2:
+        s.create(InventoryLevel, variant_id=variant.id, location_id=returns.id, available=0)
+
+
+def _seed_customers(s: SeedContext) -> list[Customer]:
     customers: list[Customer] = []
-    for person in pop.consumers:
-        since = now - rng.randint(10, 900) * day
+    for person in s.population.consumers:
+        since = s.ago(days=s.rng.randint(10, 900))
         customers.append(
             s.create(
                 Customer,
@@ -1489,112 +1530,129 @@ def seed(s: SeedContext) -> None:
                 last_name=person.last_name,
                 phone=person.phone,
                 default_address=person.address,
-                accepts_marketing=rng.random() < 0.4,
+                accepts_marketing=s.rng.random() < 0.4,
                 created_at=since,
                 updated_at=since,
             )
         )
+    return customers
 
-    carriers = links.carriers_from(place.country)
 
-    def place_order(i: int, customer: Customer, plan: int) -> None:
-        picked = rng.sample(sellable, min(len(sellable), rng.randint(2 if plan == 6 else 1, 3)))
-        lines = [
-            LineItem(
-                variant_id=v.id,
-                product_id=prod.id,
-                sku=v.sku,
-                title=prod.title if v.title == "Default Title" else f"{prod.title} - {v.title}",
-                quantity=rng.randint(1, 3),
-                price=v.price,
-            )
-            for v, prod in picked
-        ]
-        if plan in (2, 3, 5):
-            lines = [li.model_copy(update={"fulfilled_quantity": li.quantity}) for li in lines]
-        elif plan == 6:
-            lines[0] = lines[0].model_copy(update={"fulfilled_quantity": lines[0].quantity})
-        refund_line = None
-        if plan == 3:
-            lines[0] = lines[0].model_copy(update={"refunded_quantity": 1})
-            refund_line = lines[0]
-        subtotal = sum(li.price * li.quantity for li in lines)
-        shipping = rng.choice((0, 499, 999))
-        total = subtotal + shipping
-        placed = now - dt.timedelta(days=rng.randint(20, 60) if plan in (3, 5) else rng.randint(1, 15), minutes=i)
-        financial = {0: "pending", 3: "partially_refunded", 4: "refunded" if i % 16 == 4 else "voided"}.get(
-            plan, "paid"
+def _seed_order(
+    s: SeedContext,
+    i: int,
+    customer: Customer,
+    plan: int,
+    sellable: Sequence[tuple[Variant, Product]],
+    warehouse: Location,
+) -> None:
+    """Seed the customer's order number ``i`` (counting from 0) and what followed it, by ``plan``.
+
+    Plans: 0 pending payment, 1 paid, 2 shipped and in transit, 3 delivered
+    with one unit refunded, 4 cancelled (refunded or voided), 5 delivered,
+    6 partly shipped, 7 paid.
+    """
+    rng = s.rng
+    picked = rng.sample(sellable, min(len(sellable), rng.randint(2 if plan == 6 else 1, 3)))
+    lines = [
+        LineItem(
+            variant_id=v.id,
+            product_id=prod.id,
+            sku=v.sku,
+            title=prod.title if v.title == "Default Title" else f"{prod.title} - {v.title}",
+            quantity=rng.randint(1, 3),
+            price=v.price,
         )
-        refunded = refund_line.price if refund_line else total if financial == "refunded" else 0
-        order = s.create(
-            Order,
-            customer_id=customer.id,
-            email=customer.email,
-            line_items=tuple(lines),
-            location_id=warehouse.id,
-            shipping_address=customer.default_address,
-            currency=place.currency,
-            subtotal_price=subtotal,
-            shipping_price=shipping,
-            total_price=total,
-            total_refunded=refunded,
-            financial_status=financial,
-            fulfillment_status=_fulfillment_status(tuple(lines)),
-            status="closed" if plan in (3, 5) else "cancelled" if plan == 4 else "open",
-            cancel_reason=rng.choice(("customer", "inventory", "declined")) if plan == 4 else None,
-            cancelled_at=placed + dt.timedelta(hours=5) if plan == 4 else None,
-            created_at=placed,
-            updated_at=placed + 2 * day if plan in (3, 4, 5) else placed,
-        )
-        if plan in SEEDED_SHIPMENT_STATUS:
-            carrier = carriers[i % len(carriers)]
-            number = links.seeded_tracking_number(pop.seed, order.order_number, carrier)
-            shipped = [li for li in lines if li.fulfilled_quantity]
-            s.create(
-                Fulfillment,
-                order_id=order.id,
-                location_id=warehouse.id,
-                shipment_status=SEEDED_SHIPMENT_STATUS[plan],
-                tracking_company=carrier,
-                tracking_number=number,
-                tracking_url=links.tracking_url(carrier, number),
-                line_items=tuple(
-                    ItemQuantity(variant_id=li.variant_id, quantity=li.fulfilled_quantity) for li in shipped
-                ),
-                created_at=placed + day,
-                updated_at=placed + (4 if plan in (3, 5) else 1) * day,
-            )
-        if refund_line is not None:
-            s.create(
-                Refund,
-                order_id=order.id,
-                amount=refund_line.price,
-                currency=place.currency,
-                reason="damaged",
-                refund_line_items=(ItemQuantity(variant_id=refund_line.variant_id, quantity=1),),
-                note="Arrived damaged; customer kept the rest of the order.",
-                created_at=placed + 6 * day,
-            )
-        elif financial == "refunded":
-            s.create(
-                Refund,
-                order_id=order.id,
-                amount=total,
-                currency=place.currency,
-                reason="cancellation",
-                restock=True,
-                refund_line_items=tuple(ItemQuantity(variant_id=li.variant_id, quantity=li.quantity) for li in lines),
-                note="Order cancelled",
-                created_at=placed + dt.timedelta(hours=5),
-            )
+        for v, prod in picked
+    ]
+    if plan in (2, 3, 5):
+        lines = [li.model_copy(update={"fulfilled_quantity": li.quantity}) for li in lines]
+    elif plan == 6:
+        lines[0] = lines[0].model_copy(update={"fulfilled_quantity": lines[0].quantity})
+    refund_line = None
+    if plan == 3:
+        lines[0] = lines[0].model_copy(update={"refunded_quantity": 1})
+        refund_line = lines[0]
+    subtotal = sum(li.price * li.quantity for li in lines)
+    shipping = rng.choice((0, 499, 999))
+    total = subtotal + shipping
+    placed = s.ago(days=rng.randint(20, 60) if plan in (3, 5) else rng.randint(1, 15), minutes=i)
+    financial = {0: "pending", 3: "partially_refunded", 4: "refunded" if i % 16 == 4 else "voided"}.get(plan, "paid")
+    refunded = refund_line.price if refund_line else total if financial == "refunded" else 0
+    order = s.create(
+        Order,
+        customer_id=customer.id,
+        email=customer.email,
+        line_items=tuple(lines),
+        location_id=warehouse.id,
+        shipping_address=customer.default_address,
+        currency=s.population.home.place.currency,
+        subtotal_price=subtotal,
+        shipping_price=shipping,
+        total_price=total,
+        total_refunded=refunded,
+        financial_status=financial,
+        fulfillment_status=_fulfillment_status(tuple(lines)),
+        status="closed" if plan in (3, 5) else "cancelled" if plan == 4 else "open",
+        cancel_reason=rng.choice(("customer", "inventory", "declined")) if plan == 4 else None,
+        cancelled_at=placed + dt.timedelta(hours=5) if plan == 4 else None,
+        created_at=placed,
+        updated_at=placed + 2 * _DAY if plan in (3, 4, 5) else placed,
+    )
+    if plan in SEEDED_SHIPMENT_STATUS:
+        _seed_fulfillment(s, order, i, plan, warehouse)
+    if refund_line is not None or financial == "refunded":
+        _seed_refund(s, order, refund_line)
 
-    if not sellable:
+
+def _seed_refund(s: SeedContext, order: Order, damaged: LineItem | None) -> None:
+    """A refund of one damaged unit of a delivered order, or of the whole of a cancelled one."""
+    if damaged is not None:
+        s.create(
+            Refund,
+            order_id=order.id,
+            amount=damaged.price,
+            currency=order.currency,
+            reason="damaged",
+            refund_line_items=(ItemQuantity(variant_id=damaged.variant_id, quantity=1),),
+            note="Arrived damaged; customer kept the rest of the order.",
+            created_at=order.created_at + 6 * _DAY,
+        )
         return
-    # Consumer i's first order (if links.places_first_order(i)) follows plan i % 8; placed in consumer order
-    # before any other, it is numbered links.first_order_number(i), as shipping and helpdesk expect.
-    for i, customer in enumerate(customers):
-        if links.places_first_order(i):
-            place_order(i, customer, i % 8)
-    for i, customer in enumerate(customers):
-        if links.places_first_order(i) and rng.random() < 0.3:
-            place_order(len(customers) + i, customer, rng.choice((0, 1)))
+    s.create(
+        Refund,
+        order_id=order.id,
+        amount=order.total_price,
+        currency=order.currency,
+        reason="cancellation",
+        restock=True,
+        refund_line_items=tuple(
+            ItemQuantity(variant_id=li.variant_id, quantity=li.quantity) for li in order.line_items
+        ),
+        note="Order cancelled",
+        created_at=order.created_at + dt.timedelta(hours=5),
+    )
+
+
+def _seed_fulfillment(s: SeedContext, order: Order, i: int, plan: int, warehouse: Location) -> None:
+    """The shipment of an order's fulfilled lines, under the tracking number the shipping service seeds."""
+    carriers = links.carriers_from(s.population.home.place.country)
+    carrier = carriers[i % len(carriers)]
+    number = links.seeded_tracking_number(s.population.seed, order.order_number, carrier)
+    placed = order.created_at
+    s.create(
+        Fulfillment,
+        order_id=order.id,
+        location_id=warehouse.id,
+        shipment_status=SEEDED_SHIPMENT_STATUS[plan],
+        tracking_company=carrier,
+        tracking_number=number,
+        tracking_url=links.tracking_url(carrier, number),
+        line_items=tuple(
+            ItemQuantity(variant_id=li.variant_id, quantity=li.fulfilled_quantity)
+            for li in order.line_items
+            if li.fulfilled_quantity
+        ),
+        created_at=placed + _DAY,
+        updated_at=placed + (4 if plan in (3, 5) else 1) * _DAY,
+    )

@@ -11,11 +11,13 @@ locked bins cannot be picked from.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -33,6 +35,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
 
 __all__ = ["service"]
 
@@ -76,7 +80,7 @@ VARIANCE_PERCENT = 10.0
 """…or by up to this share of the expected quantity."""
 
 
-class Warehouse(Record):
+class Warehouse(Created):
     """A physical warehouse (a NetSuite location) that holds stock."""
 
     id: WarehouseId
@@ -90,8 +94,6 @@ class Warehouse(Record):
     """E-mail of the employee who runs the warehouse."""
     active: bool = True
     """Inactive warehouses receive no new stock."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the warehouse was created."""
 
 
 class Bin(Record):
@@ -126,20 +128,16 @@ class Stock(Record):
     """When the quantity last changed."""
 
 
-class ReceiptLine(BaseModel):
+class ReceiptLine(Value):
     """One SKU expected on an inbound receipt and how much of it has arrived."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     sku: Sku = Field(description="The product's stock keeping unit.")
     expected_quantity: Quantity = Field(description="Units the supplier announced.")
     received_quantity: Quantity = Field(default=0, description="Units received so far.")
 
 
-class ReceiptLineInput(BaseModel):
+class ReceiptLineInput(Value):
     """A SKU and quantity to announce on a new receipt."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     sku: Sku = Field(description="The product's stock keeping unit.")
     expected_quantity: Quantity = Field(description="Units the supplier will ship, at least 1.")
@@ -411,7 +409,7 @@ def _stock_example(ctx: Ctx, unlocked: bool = True) -> Stock | None:
 @service.tool(
     intent="lock the bin",
     write=True,
-    example=lambda ctx: {"bin_id": next(b.id for b in ctx.scan(Bin) if not b.locked), "reason": "Recall check"},
+    example=first_example(Bin, "bin_id", where={"locked": False}, reason="Recall check"),
 )
 def lock_bin(ctx: Ctx, bin_id: BinId, reason: Text) -> Bin:
     """Lock a bin so nothing can be picked or moved out of it (for a count, a recall or damage).
@@ -431,7 +429,7 @@ def lock_bin(ctx: Ctx, bin_id: BinId, reason: Text) -> Bin:
 @service.tool(
     intent="unlock the bin for picking",
     write=True,
-    example=lambda ctx: {"bin_id": next(b.id for b in ctx.scan(Bin) if b.locked)},
+    example=first_example(Bin, "bin_id", where={"locked": True}),
 )
 def unlock_bin(ctx: Ctx, bin_id: BinId) -> Bin:
     """Unlock a locked bin so it can be picked from again; clears its lock reason.
@@ -612,11 +610,6 @@ def create_transfer(ctx: Ctx, sku: Sku, quantity: Quantity, from_bin_id: BinId, 
     )
 
 
-def _example_in_transit(ctx: Ctx) -> dict[str, Any] | None:
-    tr = ctx.first(Transfer, status="in_transit")
-    return {"transfer_id": tr.id} if tr else None
-
-
 def _open_transfer(ctx: Ctx, transfer_id: str) -> Transfer:
     tr = ctx.get(Transfer, transfer_id, field="transfer_id")
     if tr.status != "in_transit":
@@ -626,7 +619,11 @@ def _open_transfer(ctx: Ctx, transfer_id: str) -> Transfer:
     return tr
 
 
-@service.tool(intent="receive the transfer at its destination", write=True, example=_example_in_transit)
+@service.tool(
+    intent="receive the transfer at its destination",
+    write=True,
+    example=first_example(Transfer, "transfer_id", where={"status": "in_transit"}),
+)
 def receive_transfer(ctx: Ctx, transfer_id: TransferId) -> Transfer:
     """Put an in-transit transfer's units into its destination bin.
 
@@ -638,7 +635,11 @@ def receive_transfer(ctx: Ctx, transfer_id: TransferId) -> Transfer:
     return ctx.update(tr, status="received")
 
 
-@service.tool(intent="cancel the transfer", write=True, example=_example_in_transit)
+@service.tool(
+    intent="cancel the transfer",
+    write=True,
+    example=first_example(Transfer, "transfer_id", where={"status": "in_transit"}),
+)
 def cancel_transfer(ctx: Ctx, transfer_id: TransferId) -> Transfer:
     """Cancel an in-transit transfer; its units go back into the source bin.
 
@@ -794,7 +795,7 @@ class SkuAvailability(BaseModel):
 
 @service.tool(
     intent="check where the product is in stock",
-    example=lambda ctx: {"sku": next(ctx.scan(Stock)).sku},
+    example=first_example(Stock, fields={"sku": "sku"}),
 )
 def stock_by_sku(ctx: Ctx, sku: Sku) -> list[SkuAvailability]:
     """Total a SKU's stock per warehouse, with what is pickable (not in locked bins).
@@ -820,27 +821,37 @@ def stock_by_sku(ctx: Ctx, sku: Sku) -> list[SkuAvailability]:
 def seed(s: SeedContext) -> None:
     """Three warehouses in home-company cities with bins, stock of every product, receipts, transfers, counts."""
     pop = s.population
-    ops = [p for p in pop.employees if p.department == "Operations"] or list(pop.employees)
+    ops = pop.staff("Operations")
+    warehouses = _seed_warehouses(s, ops)
+    bins = _seed_bins(s, warehouses)
+    _seed_stock(s, warehouses, bins)
+    _seed_receipts(s, warehouses)
+    _seed_transfers(s, warehouses, bins)
+    _seed_cycle_counts(s, ops)
+    _seed_adjustments(s)
+
+
+def _seed_warehouses(s: SeedContext, ops: Sequence[Person]) -> list[Warehouse]:
+    """Distribution centers in the home city and two other cities, and an inactive site; return the active ones."""
+    pop = s.population
     places = [pop.home.place, *[p for p in pop.places if p.city != pop.home.place.city][:2]]
-    whs = []
-    for n, place in enumerate(places):
-        mgr = ops[n % len(ops)]
-        whs.append(
-            s.create(
-                Warehouse,
-                code=f"{place.city[:3].upper()}-{n + 1}",
-                name=f"{pop.home.name} {place.city} DC",
-                address=pop.home.address
-                if n == 0
-                else PostalAddress(
-                    street=f"{10 + n * 7} Depot Road",
-                    city=place.city,
-                    postal_code=f"{place.postal_prefix}500",
-                    country=place.country,
-                ),
-                manager_email=mgr.email,
-            )
+    warehouses = [
+        s.create(
+            Warehouse,
+            code=f"{place.city[:3].upper()}-{n + 1}",
+            name=f"{pop.home.name} {place.city} DC",
+            address=pop.home.address
+            if n == 0
+            else PostalAddress(
+                street=f"{10 + n * 7} Depot Road",
+                city=place.city,
+                postal_code=f"{place.postal_prefix}500",
+                country=place.country,
+            ),
+            manager_email=ops[n % len(ops)].email,
         )
+        for n, place in enumerate(places)
+    ]
     s.create(
         Warehouse,
         code="NEW-9",
@@ -849,28 +860,45 @@ def seed(s: SeedContext) -> None:
         manager_email=ops[0].email,
         active=False,
     )
-    bins_by_wh: dict[str, list[Bin]] = {}
-    for wh in whs:
+    return warehouses
+
+
+def _seed_bins(s: SeedContext, warehouses: Sequence[Warehouse]) -> dict[str, list[Bin]]:
+    """Twelve storage bins (aisle 3 is reserve), a receiving and a quarantine bin per warehouse, by warehouse id.
+
+    The second bin of each warehouse is locked for a cycle count.
+    """
+    bins: dict[str, list[Bin]] = {}
+    for wh in warehouses:
         for aisle in range(1, 4):
             for slot in range(1, 5):
                 zone: Zone = "reserve" if aisle == 3 else "pick"
-                bins_by_wh.setdefault(wh.id, []).append(
+                bins.setdefault(wh.id, []).append(
                     s.create(Bin, warehouse_id=wh.id, code=f"A-{aisle:02d}-{slot:02d}", zone=zone)
                 )
-        bins_by_wh[wh.id].append(s.create(Bin, warehouse_id=wh.id, code="RCV-01", zone="receiving"))
-        bins_by_wh[wh.id].append(s.create(Bin, warehouse_id=wh.id, code="QC-01", zone="quarantine"))
-    for wh in whs:
-        bins_by_wh[wh.id][1] = s.update(bins_by_wh[wh.id][1], locked=True, lock_reason="Cycle count in progress")
-    for i, product in enumerate(pop.products):
-        for w, wh in enumerate(whs):
+        bins[wh.id].append(s.create(Bin, warehouse_id=wh.id, code="RCV-01", zone="receiving"))
+        bins[wh.id].append(s.create(Bin, warehouse_id=wh.id, code="QC-01", zone="quarantine"))
+    for wh in warehouses:
+        bins[wh.id][1] = s.update(bins[wh.id][1], locked=True, lock_reason="Cycle count in progress")
+    return bins
+
+
+def _seed_stock(s: SeedContext, warehouses: Sequence[Warehouse], bins: dict[str, list[Bin]]) -> None:
+    """Every product in a storage bin of two of the three warehouses."""
+    for i, product in enumerate(s.population.products):
+        for w, wh in enumerate(warehouses):
             if (i + w) % 3 == 2:
                 continue
-            b = bins_by_wh[wh.id][(i + w) % 12]
+            b = bins[wh.id][(i + w) % 12]
             s.create(Stock, warehouse_id=wh.id, bin_id=b.id, sku=product.sku, on_hand=s.rng.randint(5, 120))
+
+
+def _seed_receipts(s: SeedContext, warehouses: Sequence[Warehouse]) -> None:
+    """Twelve inbound receipts from wholesale and manufacturing suppliers, in every status."""
+    pop = s.population
     suppliers = [c for c in pop.customers if c.industry in ("wholesale", "manufacturing")] or list(pop.customers)
     statuses = ("expected", "expected", "partially_received", "received", "cancelled")
     for n in range(12):
-        wh = whs[n % len(whs)]
         status = statuses[n % len(statuses)]
         lines = []
         for k in range(1 + n % 3):
@@ -880,26 +908,35 @@ def seed(s: SeedContext) -> None:
             lines.append(ReceiptLine(sku=product.sku, expected_quantity=exp, received_quantity=got))
         s.create(
             Receipt,
-            warehouse_id=wh.id,
+            warehouse_id=warehouses[n % len(warehouses)].id,
             supplier=suppliers[n % len(suppliers)].name,
             expected_date=s.now.date().replace(day=1 + n),
             lines=lines,
             status=status,
         )
+
+
+def _seed_transfers(s: SeedContext, warehouses: Sequence[Warehouse], bins: dict[str, list[Bin]]) -> None:
+    """Six transfers of two units from a stocked bin to the first bin of another warehouse."""
     stocks = s.records(Stock)
     for n in range(6):
         row = stocks[n * 7 % len(stocks)]
-        dest_wh = next(w for w in whs if w.id != row.warehouse_id)
+        dest_wh = next(w for w in warehouses if w.id != row.warehouse_id)
         s.create(
             Transfer,
             sku=row.sku,
             quantity=2,
             from_bin_id=row.bin_id,
             from_warehouse_id=row.warehouse_id,
-            to_bin_id=bins_by_wh[dest_wh.id][0].id,
+            to_bin_id=bins[dest_wh.id][0].id,
             to_warehouse_id=dest_wh.id,
             status=("in_transit", "received", "cancelled")[n % 3],
         )
+
+
+def _seed_cycle_counts(s: SeedContext, ops: Sequence[Person]) -> None:
+    """Eight counts of stocked bins; the pending ones found 30 units more than booked."""
+    stocks = s.records(Stock)
     for n in range(8):
         row = stocks[(n * 5 + 3) % len(stocks)]
         pending = n % 4 == 0
@@ -914,7 +951,11 @@ def seed(s: SeedContext) -> None:
             status="pending_approval" if pending else ("posted" if n % 4 != 3 else "rejected"),
             counted_by=ops[n % len(ops)].email,
         )
-    for n, row in enumerate(stocks[:20]):
+
+
+def _seed_adjustments(s: SeedContext) -> None:
+    """Stock taken out of the first twenty stocked bins: damaged, lost, expired or picked for a shop order."""
+    for n, row in enumerate(s.records(Stock)[:20]):
         s.create(
             Adjustment,
             bin_id=row.bin_id,

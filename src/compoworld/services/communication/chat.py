@@ -21,6 +21,9 @@ from compoworld.engine.records import CREATED, Deleted, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, JobTitle, PersonName, Phone, Quantity, Text
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.world.org import is_lead
 
 __all__ = ["service"]
 
@@ -70,7 +73,7 @@ class Member(Record):
     """Emoji shown with the status."""
 
 
-class Channel(Record):
+class Channel(Created):
     """A conversation: a public or private channel, or a direct message between members."""
 
     id: ChannelId
@@ -88,8 +91,6 @@ class Channel(Record):
     """Whether this is the workspace-wide #general channel everyone belongs to."""
     is_archived: bool = False
     """Archived channels are read-only."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the channel was created."""
 
 
 class Membership(Record):
@@ -324,11 +325,6 @@ def _members_of(ctx: Ctx, channel_id: str) -> list[str]:
     return [m.member_id for m in ctx.where(Membership, channel_id=channel_id)]
 
 
-def _example_create_channel(ctx: Ctx) -> dict[str, Any] | None:
-    member = ctx.first(Member)
-    return None if member is None else {"member_id": member.id, "name": "project-phoenix", "purpose": "Launch"}
-
-
 def _example_open_dm(ctx: Ctx) -> dict[str, Any] | None:
     people = [m.id for m in ctx.scan(Member)][:2]
     return {"member_id": people[0], "other_member_id": people[1]} if len(people) == 2 else None
@@ -419,12 +415,11 @@ def _example_add_reaction(ctx: Ctx) -> dict[str, Any] | None:
     return None if found is None else {**found, "name": "sparkles"}
 
 
-def _example_remove_reaction(ctx: Ctx) -> dict[str, Any] | None:
-    for reaction in ctx.scan(Reaction):
-        msg = ctx.get(Message, reaction.message_id)
-        if not ctx.get(Channel, msg.channel_id).is_archived:
-            return {"message_id": msg.id, "member_id": reaction.member_id, "name": reaction.name}
-    return None
+_example_remove_reaction = first_example(
+    Reaction,
+    match=lambda ctx, r: not ctx.get(Channel, ctx.get(Message, r.message_id).channel_id).is_archived,
+    fields={"message_id": "message_id", "member_id": "member_id", "name": "name"},
+)
 
 
 def _example_pin(ctx: Ctx) -> dict[str, Any] | None:
@@ -444,17 +439,17 @@ def _example_unpin(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_thread(ctx: Ctx) -> dict[str, Any] | None:
-    for msg in ctx.scan(Message):
-        if msg.reply_count:
-            return {"message_id": msg.id}
-    return None
+_example_thread = first_example(Message, "message_id", match=lambda ctx, m: bool(m.reply_count))
 
 
 # -- conversations ----------------------------------------------------------------------
 
 
-@service.tool(intent="create a channel", write=True, example=_example_create_channel)
+@service.tool(
+    intent="create a channel",
+    write=True,
+    example=first_example(Member, "member_id", name="project-phoenix", purpose="Launch"),
+)
 def create_channel(
     ctx: Ctx,
     member_id: MemberId,
@@ -981,16 +976,39 @@ STATUSES = (("In a meeting", "calendar"), ("On vacation", "palm_tree"), ("Workin
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Members for the employees, channels by team, memberships, messages with threads, reactions and pins."""
-    pop = s.population
-    rng = s.rng
-    home = pop.home
-    epoch = s.now
-    employees = pop.employees
-    admin_titles = ("People Operations Manager", "Operations Manager", "Engineering Manager")
+    everyone, by_dept = _seed_members(s)
+    seen_dms: set[frozenset[str]] = set()
+    for name, kind, group, purpose, archived in _seed_plan(s, everyone, by_dept):
+        group = list(dict.fromkeys(group))
+        if not group:
+            continue
+        if kind == "dm":
+            key = frozenset(m.id for m in group)
+            if key in seen_dms:
+                continue
+            seen_dms.add(key)
+        _seed_channel(s, name, kind, group, purpose, archived, everyone, by_dept)
 
+
+ChannelPlan = tuple[str, Kind, list[Member], str, bool]
+"""A channel to seed: name (the key of its texts), kind, members, purpose and whether archived."""
+
+
+def _pick(s: SeedContext, group: list[Member], k: int) -> list[Member]:
+    return s.rng.sample(group, k=min(k, len(group)))
+
+
+def _ago(s: SeedContext, days: float) -> dt.datetime:
+    return s.now - dt.timedelta(minutes=round(days * 24 * 60))
+
+
+def _seed_members(s: SeedContext) -> tuple[list[Member], dict[str, list[Member]]]:
+    """A member per employee, some with a status; returns them in employee order and by department."""
+    employees = s.population.employees
+    admin_titles = ("People Operations Manager", "Operations Manager", "Engineering Manager")
     people: dict[str, Member] = {}
     for i, p in enumerate(employees):
-        status = rng.choice(STATUSES) if rng.random() < 0.2 else ("", None)
+        status = s.rng.choice(STATUSES) if s.rng.random() < 0.2 else ("", None)
         people[p.key] = s.create(
             Member,
             email=p.email,
@@ -1003,28 +1021,31 @@ def seed(s: SeedContext) -> None:
             status_text=status[0],
             status_emoji=status[1],
         )
-    everyone = [people[p.key] for p in employees]
-    admin = everyone[0]
     by_dept: dict[str, list[Member]] = {}
     for p in employees:
         by_dept.setdefault(p.department or "", []).append(people[p.key])
-    managers = [people[p.key] for p in employees if any(w in p.job_title for w in ("Manager", "Lead", "Controller"))]
+    return [people[p.key] for p in employees], by_dept
 
-    def pick(group: list[Member], k: int) -> list[Member]:
-        return rng.sample(group, k=min(k, len(group)))
 
-    def ago(days: float) -> dt.datetime:
-        return epoch - dt.timedelta(minutes=round(days * 24 * 60))
-
-    plan: list[tuple[str, Kind, list[Member], str, bool]] = [
+def _seed_plan(s: SeedContext, everyone: list[Member], by_dept: dict[str, list[Member]]) -> list[ChannelPlan]:
+    """#general, #random, a channel per department, cross-team and private channels, and six direct messages."""
+    rng = s.rng
+    managers = [m for p, m in zip(s.population.employees, everyone, strict=True) if is_lead(p)]
+    plan: list[ChannelPlan] = [
         ("general", "public", everyone, "Company-wide announcements and work-based matters", False),
-        ("random", "public", pick(everyone, len(everyone) * 7 // 10), "Non-work banter and water cooler talk", False),
+        (
+            "random",
+            "public",
+            _pick(s, everyone, len(everyone) * 7 // 10),
+            "Non-work banter and water cooler talk",
+            False,
+        ),
     ]
     for dept, staff in sorted(by_dept.items()):
         if dept:
-            extra = pick([m for m in everyone if m not in staff], rng.randint(0, 3))
+            extra = _pick(s, [m for m in everyone if m not in staff], rng.randint(0, 3))
             plan.append((dept.lower(), "public", staff + extra, f"Everything about the {dept} team", False))
-    escalation = by_dept.get("Support", []) + pick(by_dept.get("Sales", []) + by_dept.get("Engineering", []), 4)
+    escalation = by_dept.get("Support", []) + _pick(s, by_dept.get("Sales", []) + by_dept.get("Engineering", []), 4)
     plan += [
         ("customer-escalations", "public", escalation, "Customer issues that need more than one team", False),
         ("leadership", "private", managers or everyone[:3], "Leadership team coordination", False),
@@ -1038,84 +1059,108 @@ def seed(s: SeedContext) -> None:
         (
             "hiring-committee",
             "private",
-            by_dept.get("People", []) + pick(managers, 3),
+            by_dept.get("People", []) + _pick(s, managers, 3),
             "Hiring decisions and interview feedback",
             False,
         ),
-        ("offsite-2025", "public", pick(everyone, 20), "Planning of the 2025 company offsite", True),
-        ("launch-war-room", "private", pick(everyone, 6), "Coordination of the spring product launch", True),
+        ("offsite-2025", "public", _pick(s, everyone, 20), "Planning of the 2025 company offsite", True),
+        ("launch-war-room", "private", _pick(s, everyone, 6), "Coordination of the spring product launch", True),
     ]
     for _ in range(6):
         a, b = rng.sample(everyone, k=2)
         plan.append(("dm", "dm", [a, b], "", False))
+    return plan
 
-    seen_dms: set[frozenset[str]] = set()
-    for name, kind, group, purpose, archived in plan:
-        group = list(dict.fromkeys(group))
-        if not group:
-            continue
-        if kind == "dm":
-            key = frozenset(m.id for m in group)
-            if key in seen_dms:
-                continue
-            seen_dms.add(key)
-        start = ago(rng.uniform(40, 400))
-        creator = admin if name == "general" else group[0]
-        channel = s.create(
-            Channel,
-            name=None if kind == "dm" else name,
-            kind=kind,
-            purpose=purpose,
-            topic=rng.choice(("", "", "Weekly sync on Tuesdays")) if kind != "dm" else "",
-            creator_id=creator.id,
-            is_general=name == "general",
-            is_archived=archived,
-            created_at=start,
+
+def _seed_channel(
+    s: SeedContext,
+    name: str,
+    kind: Kind,
+    group: list[Member],
+    purpose: str,
+    archived: bool,
+    everyone: list[Member],
+    by_dept: dict[str, list[Member]],
+) -> None:
+    """A channel, its members and its messages: archived ones fell silent a month ago."""
+    rng = s.rng
+    start = _ago(s, rng.uniform(40, 400))
+    creator = everyone[0] if name == "general" else group[0]
+    channel = s.create(
+        Channel,
+        name=None if kind == "dm" else name,
+        kind=kind,
+        purpose=purpose,
+        topic=rng.choice(("", "", "Weekly sync on Tuesdays")) if kind != "dm" else "",
+        creator_id=creator.id,
+        is_general=name == "general",
+        is_archived=archived,
+        created_at=start,
+    )
+    for m in sorted(group, key=lambda m: m.id):
+        s.create(Membership, channel_id=channel.id, member_id=m.id, joined_at=start)
+    clock = _ago(s, rng.uniform(10, 14)) if not archived else _ago(s, rng.uniform(30, 39))
+    for k in range(rng.randint(3, 7) if kind != "dm" else rng.randint(1, 3)):
+        author = rng.choice(group)
+        text = _seed_text(s, CHANNEL_TEXTS[name][k % len(CHANNEL_TEXTS[name])], everyone, by_dept)
+        clock += dt.timedelta(minutes=rng.randint(30, 24 * 60))
+        if clock >= s.now:
+            break
+        _seed_message(s, channel, group, author, text, clock, pinnable=k == 0 and kind != "dm")
+
+
+def _seed_text(s: SeedContext, template: str, everyone: list[Member], by_dept: dict[str, list[Member]]) -> str:
+    """A message text with random colleagues, departments, products, customers and job titles filled in."""
+    pop = s.population
+    rng = s.rng
+    return template.format(
+        home=pop.home.name,
+        colleague=rng.choice(everyone).real_name,
+        dept=rng.choice(sorted(d for d in by_dept if d)),
+        product=rng.choice(pop.products).name,
+        company=rng.choice(pop.customers).name,
+        title=rng.choice(pop.employees).job_title,
+    )
+
+
+def _seed_message(
+    s: SeedContext,
+    channel: Channel,
+    group: list[Member],
+    author: Member,
+    text: str,
+    posted: dt.datetime,
+    *,
+    pinnable: bool,
+) -> None:
+    """A top-level message, sometimes with a thread of replies and reactions, the first of a channel maybe pinned."""
+    rng = s.rng
+    replies: list[dt.datetime] = []
+    n_replies = rng.randint(1, 3) if rng.random() < 0.3 and len(group) > 1 else 0
+    for _ in range(n_replies):
+        replies.append(min(posted + dt.timedelta(minutes=rng.randint(2, 240)), s.now))
+    replies.sort()
+    top = s.create(
+        Message,
+        channel_id=channel.id,
+        author_id=author.id,
+        text=text,
+        reply_count=len(replies),
+        latest_reply_at=replies[-1] if replies else None,
+        posted_at=posted,
+    )
+    for at in replies:
+        s.create(
+            Message,
+            channel_id=channel.id,
+            author_id=rng.choice([m for m in group if m.id != author.id]).id,
+            text=rng.choice(REPLY_TEXTS),
+            thread_parent_id=top.id,
+            posted_at=at,
         )
-        for m in sorted(group, key=lambda m: m.id):
-            s.create(Membership, channel_id=channel.id, member_id=m.id, joined_at=start)
-        texts = CHANNEL_TEXTS[name]
-        clock = ago(rng.uniform(10, 14)) if not archived else ago(rng.uniform(30, 39))
-        for k in range(rng.randint(3, 7) if kind != "dm" else rng.randint(1, 3)):
-            author = rng.choice(group)
-            text = texts[k % len(texts)].format(
-                home=home.name,
-                colleague=rng.choice(everyone).real_name,
-                dept=rng.choice(sorted(d for d in by_dept if d)),
-                product=rng.choice(pop.products).name,
-                company=rng.choice(pop.customers).name,
-                title=rng.choice(employees).job_title,
-            )
-            clock += dt.timedelta(minutes=rng.randint(30, 24 * 60))
-            if clock >= epoch:
-                break
-            posted = clock
-            replies: list[dt.datetime] = []
-            n_replies = rng.randint(1, 3) if rng.random() < 0.3 and len(group) > 1 else 0
-            for _ in range(n_replies):
-                replies.append(min(posted + dt.timedelta(minutes=rng.randint(2, 240)), epoch))
-            replies.sort()
-            top = s.create(
-                Message,
-                channel_id=channel.id,
-                author_id=author.id,
-                text=text,
-                reply_count=len(replies),
-                latest_reply_at=replies[-1] if replies else None,
-                posted_at=posted,
-            )
-            for at in replies:
-                s.create(
-                    Message,
-                    channel_id=channel.id,
-                    author_id=rng.choice([m for m in group if m.id != author.id]).id,
-                    text=rng.choice(REPLY_TEXTS),
-                    thread_parent_id=top.id,
-                    posted_at=at,
-                )
-            if rng.random() < 0.4:
-                for reactor in pick(group, rng.randint(1, 3)):
-                    for emoji in rng.sample(EMOJI, k=rng.randint(1, 2)):
-                        s.create(Reaction, message_id=top.id, member_id=reactor.id, name=emoji, created_at=posted)
-            if k == 0 and kind != "dm" and rng.random() < 0.5:
-                s.create(Pin, channel_id=channel.id, message_id=top.id, pinned_by=author.id, pinned_at=posted)
+    if rng.random() < 0.4:
+        for reactor in _pick(s, group, rng.randint(1, 3)):
+            for emoji in rng.sample(EMOJI, k=rng.randint(1, 2)):
+                s.create(Reaction, message_id=top.id, member_id=reactor.id, name=emoji, created_at=posted)
+    if pinnable and rng.random() < 0.5:
+        s.create(Pin, channel_id=channel.id, message_id=top.id, pinned_by=author.id, pinned_at=posted)

@@ -13,16 +13,21 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Deleted, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FileLink, IdOf, PersonName, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -51,10 +56,8 @@ MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024
 LabelColor = Literal["red", "orange", "yellow", "green", "teal", "blue", "purple", "gray"]
 
 
-class Attachment(BaseModel):
+class Attachment(Value):
     """A file attached to a message, stored in the company's file storage."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     filename: str = Field(min_length=1, max_length=255, description="File name shown to the reader.")
     mime_type: str = Field(
@@ -66,7 +69,7 @@ class Attachment(BaseModel):
     link: FileLink = Field(description="Shareable link to the stored file.")
 
 
-class Mailbox(Record):
+class Mailbox(Created):
     """An employee's mailbox (a Gmail user)."""
 
     id: MailboxId
@@ -76,8 +79,6 @@ class Mailbox(Record):
     """Name shown as the sender of mail from this mailbox."""
     signature: Text = ""
     """Signature text the employee appends to mail."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the mailbox was created."""
 
 
 class Label(Record):
@@ -510,20 +511,13 @@ def _example_forward(ctx: Ctx) -> dict[str, Any] | None:
     return _example_of(_first_message(ctx, state="received"), to=[ctx.population.employees[1].email], note="FYI")
 
 
-def _example_create_draft(ctx: Ctx) -> dict[str, Any] | None:
-    box = ctx.first(Mailbox)
-    return None if box is None else {"mailbox_id": box.id, "subject": "Draft: quarterly update", "body": "Notes"}
-
-
 def _example_update_draft(ctx: Ctx) -> dict[str, Any] | None:
     return _example_of(_first_message(ctx, state="draft"), body="Revised text of the draft.")
 
 
-def _example_send_draft(ctx: Ctx) -> dict[str, Any] | None:
-    for msg in ctx.where(Message, state="draft"):
-        if msg.to or msg.cc or msg.bcc:
-            return {"message_id": msg.id}
-    return None
+_example_send_draft = first_example(
+    Message, "message_id", where={"state": "draft"}, match=lambda ctx, m: bool(m.to or m.cc or m.bcc)
+)
 
 
 def _example_delete_draft(ctx: Ctx) -> dict[str, Any] | None:
@@ -555,11 +549,6 @@ def _example_mark_read(ctx: Ctx) -> dict[str, Any] | None:
 
 def _example_mark_unread(ctx: Ctx) -> dict[str, Any] | None:
     return _example_of(_first_message(ctx, state="received", without="UNREAD"))
-
-
-def _example_delete_label(ctx: Ctx) -> dict[str, Any] | None:
-    label = ctx.first(Label, type="user")
-    return None if label is None else {"label_id": label.id}
 
 
 # -- sending ----------------------------------------------------------------------------
@@ -693,7 +682,11 @@ def forward_message(
 # -- drafts -----------------------------------------------------------------------------
 
 
-@service.tool(intent="write a draft e-mail", write=True, example=_example_create_draft)
+@service.tool(
+    intent="write a draft e-mail",
+    write=True,
+    example=first_example(Mailbox, "mailbox_id", subject="Draft: quarterly update", body="Notes"),
+)
 def create_draft(
     ctx: Ctx,
     mailbox_id: MailboxId,
@@ -1020,7 +1013,12 @@ def mark_message_unread(ctx: Ctx, message_id: MessageId) -> Message:
     return ctx.update(msg, label_ids=_with_labels(ctx, msg, add=("UNREAD",)))
 
 
-@service.tool(intent="delete the label", write=True, destructive=True, example=_example_delete_label)
+@service.tool(
+    intent="delete the label",
+    write=True,
+    destructive=True,
+    example=first_example(Label, "label_id", where={"type": "user"}),
+)
 def delete_label(ctx: Ctx, label_id: LabelId) -> Deleted:
     """Delete a user label and remove it from every message that has it. System labels cannot be deleted.
 
@@ -1205,45 +1203,42 @@ REPLIES = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Mailboxes for the employees with their labels, received and sent threads, drafts."""
-    pop = s.population
-    rng = s.rng
-    home = pop.home
-    epoch = s.now
-    employees = pop.employees
-    boxes: dict[str, Mailbox] = {}
-    system: dict[tuple[str, str], str] = {}
-    user_labels: dict[str, list[str]] = {}
-    counter = [0]
+    boxes, room, user_labels = _seed_mailboxes(s)
+    for person in s.population.employees:
+        box = boxes[person.email]
+        _seed_customer_mail(room, person, box, user_labels[box.id])
+        if s.rng.random() < 0.25:
+            _seed_spam(room, box)
+        _seed_colleague_mail(room, person, box, boxes)
+        _seed_outgoing(room, box)
 
-    for i, person in enumerate(employees):
-        hired = dt.datetime.combine(person.hire_date or epoch.date(), dt.time(9, 0), tzinfo=dt.UTC)
-        box = s.create(
-            Mailbox,
-            email=person.email,
-            display_name=person.name,
-            signature=f"{person.name}\n{person.job_title}, {home.name}",
-            created_at=hired,
-        )
-        boxes[person.email] = box
-        # User labels first, so that the first label of the table is an editable one.
-        picks = rng.sample(USER_LABELS, k=max(1 if i == 0 else 0, rng.randint(0, 3)))
-        user_labels[box.id] = [
-            s.create(Label, mailbox_id=box.id, name=name, type="user", color=color).id for name, color in picks
-        ]
-        for name in SYSTEM_LABELS:
-            system[(box.id, name)] = s.create(Label, mailbox_id=box.id, name=name, type="system").id
 
-    def rfc(domain: str) -> str:
-        counter[0] += 1
-        return f"<s{counter[0]}@{domain}>"
+@dataclass
+class _Mailroom:
+    """What seeding the mailboxes shares: the seed, every mailbox's system label ids, and Message-IDs handed out."""
 
-    def thread(box: Mailbox, subject: str, start: dt.datetime, last: dt.datetime) -> str:
-        return s.create(Thread, mailbox_id=box.id, subject=subject, last_message_at=last, created_at=start).id
+    s: SeedContext
+    system: dict[tuple[str, str], str]
+    """System label ids by (mailbox id, label name)."""
+    issued: int = 0
+    """Message-IDs issued so far; the next one is ``<s{issued + 1}@domain>``."""
 
-    def put(box: Mailbox, thread_id: str, state: str, at: dt.datetime, labels: list[str], **fields: Any) -> Message:
-        ids = tuple(system[(box.id, n)] for n in labels if n in SYSTEM_LABELS)
+    def rfc(self, domain: str) -> str:
+        """A new Message-ID on ``domain``."""
+        self.issued += 1
+        return f"<s{self.issued}@{domain}>"
+
+    def thread(self, box: Mailbox, subject: str, start: dt.datetime, last: dt.datetime) -> str:
+        """A new thread of ``box``; returns its id."""
+        return self.s.create(Thread, mailbox_id=box.id, subject=subject, last_message_at=last, created_at=start).id
+
+    def put(
+        self, box: Mailbox, thread_id: str, state: str, at: dt.datetime, labels: list[str], **fields: Any
+    ) -> Message:
+        """A message in ``box``; ``labels`` names system labels and gives user label ids."""
+        ids = tuple(self.system[(box.id, n)] for n in labels if n in SYSTEM_LABELS)
         ids += tuple(lid for lid in labels if lid not in SYSTEM_LABELS)
-        return s.create(
+        return self.s.create(
             Message,
             mailbox_id=box.id,
             thread_id=thread_id,
@@ -1254,178 +1249,218 @@ def seed(s: SeedContext) -> None:
             **fields,
         )
 
-    def ago(low_hours: int, high_hours: int) -> dt.datetime:
-        return epoch - dt.timedelta(minutes=rng.randint(low_hours * 60, high_hours * 60))
+    def ago(self, low_hours: int, high_hours: int) -> dt.datetime:
+        """A random time between ``low_hours`` and ``high_hours`` before now."""
+        return self.s.ago(minutes=self.s.rng.randint(low_hours * 60, high_hours * 60))
 
-    contacts = pop.contacts
-    consumers = pop.consumers
-    products = pop.products
-    for person in employees:
-        box = boxes[person.email]
-        own_labels = user_labels[box.id]
-        # Mail from customers' people and private customers, some answered.
-        for _ in range(rng.randint(2, 4)):
-            if person.department == "Support" or rng.random() < 0.3:
-                sender = rng.choice(consumers)
-                subject_t, body_t = rng.choice(CONSUMER_TOPICS)
-                company_name = ""
-            else:
-                sender = rng.choice(contacts)
-                subject_t, body_t = rng.choice(EXTERNAL_TOPICS)
-                company = pop.company_of(sender)
-                company_name = company.name if company else ""
-            product_name = rng.choice(products).name
-            values = {
-                "home": home.name,
-                "product": product_name,
-                "first": person.first_name,
-                "sender": sender.name,
-                "company": company_name,
-            }
-            subject = subject_t.format(**values)[:200]
-            at = ago(30, 24 * 20)
-            answered = rng.random() < 0.4
-            reply_at = at + dt.timedelta(minutes=rng.randint(20, 600))
-            reply_at = min(reply_at, epoch - dt.timedelta(minutes=5))
-            thread_id = thread(box, subject, at, reply_at if answered else at)
-            roll = rng.random()
-            labels = ["INBOX"]
-            if roll < 0.1:
-                labels = ["TRASH"]
-            elif roll < 0.3:
-                labels = []
-            if not answered and rng.random() < 0.5:
-                labels.append("UNREAD")
-            if rng.random() < 0.15:
-                labels.append("STARRED")
-            if rng.random() < 0.2:
-                labels.append("IMPORTANT")
-            if own_labels and rng.random() < 0.35:
-                labels.append(rng.choice(own_labels))
-            received = put(
+
+def _seed_mailboxes(s: SeedContext) -> tuple[dict[str, Mailbox], _Mailroom, dict[str, list[str]]]:
+    """A mailbox per employee with some user labels and every system label; returns them by e-mail."""
+    boxes: dict[str, Mailbox] = {}
+    system: dict[tuple[str, str], str] = {}
+    user_labels: dict[str, list[str]] = {}
+    for i, person in enumerate(s.population.employees):
+        hired = utc_at(person.hire_date or s.now.date(), 9)
+        box = s.create(
+            Mailbox,
+            email=person.email,
+            display_name=person.name,
+            signature=f"{person.name}\n{person.job_title}, {s.population.home.name}",
+            created_at=hired,
+        )
+        boxes[person.email] = box
+        # User labels first, so that the first label of the table is an editable one.
+        picks = s.rng.sample(USER_LABELS, k=max(1 if i == 0 else 0, s.rng.randint(0, 3)))
+        user_labels[box.id] = [
+            s.create(Label, mailbox_id=box.id, name=name, type="user", color=color).id for name, color in picks
+        ]
+        for name in SYSTEM_LABELS:
+            system[(box.id, name)] = s.create(Label, mailbox_id=box.id, name=name, type="system").id
+    return boxes, _Mailroom(s, system), user_labels
+
+
+def _seed_customer_mail(room: _Mailroom, person: Person, box: Mailbox, own_labels: list[str]) -> None:
+    """Mail from customers' people and private customers (support staff mostly get the latter), some answered."""
+    s = room.s
+    pop = s.population
+    rng = s.rng
+    home = pop.home
+    for _ in range(rng.randint(2, 4)):
+        if person.department == "Support" or rng.random() < 0.3:
+            sender = rng.choice(pop.consumers)
+            subject_t, body_t = rng.choice(CONSUMER_TOPICS)
+            company_name = ""
+        else:
+            sender = rng.choice(pop.contacts)
+            subject_t, body_t = rng.choice(EXTERNAL_TOPICS)
+            company = pop.company_of(sender)
+            company_name = company.name if company else ""
+        product_name = rng.choice(pop.products).name
+        values = {
+            "home": home.name,
+            "product": product_name,
+            "first": person.first_name,
+            "sender": sender.name,
+            "company": company_name,
+        }
+        subject = subject_t.format(**values)[:200]
+        at = room.ago(30, 24 * 20)
+        answered = rng.random() < 0.4
+        reply_at = at + dt.timedelta(minutes=rng.randint(20, 600))
+        reply_at = min(reply_at, s.now - dt.timedelta(minutes=5))
+        thread_id = room.thread(box, subject, at, reply_at if answered else at)
+        roll = rng.random()
+        labels = ["INBOX"]
+        if roll < 0.1:
+            labels = ["TRASH"]
+        elif roll < 0.3:
+            labels = []
+        if not answered and rng.random() < 0.5:
+            labels.append("UNREAD")
+        if rng.random() < 0.15:
+            labels.append("STARRED")
+        if rng.random() < 0.2:
+            labels.append("IMPORTANT")
+        if own_labels and rng.random() < 0.35:
+            labels.append(rng.choice(own_labels))
+        received = room.put(
+            box,
+            thread_id,
+            "received",
+            at,
+            labels,
+            rfc822_id=room.rfc(sender.email.split("@")[1]),
+            from_email=sender.email,
+            from_name=sender.name,
+            to=(box.email,),
+            subject=subject,
+            body=body_t.format(**values),
+        )
+        if answered:
+            room.put(
                 box,
                 thread_id,
-                "received",
-                at,
-                labels,
-                rfc822_id=rfc(sender.email.split("@")[1]),
-                from_email=sender.email,
-                from_name=sender.name,
-                to=(box.email,),
-                subject=subject,
-                body=body_t.format(**values),
-            )
-            if answered:
-                put(
-                    box,
-                    thread_id,
-                    "sent",
-                    reply_at,
-                    ["SENT"],
-                    rfc822_id=rfc(home.domain),
-                    in_reply_to=received.rfc822_id,
-                    from_email=box.email,
-                    from_name=box.display_name,
-                    to=(sender.email,),
-                    subject=f"Re: {subject}"[:200],
-                    body=f"Hi {sender.first_name},\n\n{rng.choice(REPLIES)}\n\n{box.signature}",
-                )
-        # Now and then some spam.
-        if rng.random() < 0.25:
-            spammer = rng.choice(consumers)
-            subject, body = rng.choice(SPAM_TOPICS)
-            at = ago(5, 24 * 10)
-            put(
-                box,
-                thread(box, subject, at, at),
-                "received",
-                at,
-                ["SPAM", "UNREAD"],
-                rfc822_id=rfc(spammer.email.split("@")[1]),
-                from_email=spammer.email,
-                from_name=spammer.name,
-                to=(box.email,),
-                subject=subject,
-                body=body,
-            )
-        # A conversation with a colleague, delivered into both mailboxes.
-        colleague = rng.choice([p for p in employees if p.email != person.email])
-        other = boxes[colleague.email]
-        subject_t, body_t = rng.choice(INTERNAL_TOPICS)
-        values = {"first": colleague.first_name, "company": rng.choice(pop.customers).name}
-        subject = subject_t.format(**values)[:200]
-        at = ago(10, 24 * 14)
-        answered = rng.random() < 0.5
-        reply_at = min(at + dt.timedelta(minutes=rng.randint(10, 300)), epoch - dt.timedelta(minutes=5))
-        last = reply_at if answered else at
-        mine = thread(box, subject, at, last)
-        theirs = thread(other, subject, at, last)
-        common: dict[str, Any] = {
-            "rfc822_id": rfc(home.domain),
-            "from_email": box.email,
-            "from_name": box.display_name,
-            "to": (other.email,),
-            "subject": subject,
-            "body": f"{body_t.format(**values)}\n\n{box.signature}",
-        }
-        put(box, mine, "sent", at, ["SENT"], **common)
-        put(other, theirs, "received", at, ["INBOX"] if answered else ["INBOX", "UNREAD"], **common)
-        if answered:
-            reply: dict[str, Any] = {
-                "rfc822_id": rfc(home.domain),
-                "in_reply_to": common["rfc822_id"],
-                "from_email": other.email,
-                "from_name": other.display_name,
-                "to": (box.email,),
-                "subject": f"Re: {subject}"[:200],
-                "body": f"Hi {person.first_name},\n\n{rng.choice(REPLIES)}\n\n{other.signature}",
-            }
-            put(other, theirs, "sent", reply_at, ["SENT"], **reply)
-            put(box, mine, "received", reply_at, ["INBOX", "UNREAD"], **reply)
-        # Outgoing mail with an attachment, and the odd unfinished draft.
-        if rng.random() < 0.3:
-            contact = rng.choice(contacts)
-            quoted = rng.choice(products)
-            subject = f"Quote for {quoted.name}"
-            at = ago(24, 24 * 15)
-            slug = quoted.sku.lower()
-            counter[0] += 1
-            put(
-                box,
-                thread(box, subject, at, at),
                 "sent",
-                at,
+                reply_at,
                 ["SENT"],
-                rfc822_id=f"<s{counter[0]}@{home.domain}>",
+                rfc822_id=room.rfc(home.domain),
+                in_reply_to=received.rfc822_id,
                 from_email=box.email,
                 from_name=box.display_name,
-                to=(contact.email,),
-                subject=subject,
-                body=f"Hi {contact.first_name},\n\nplease find our quote attached.\n\n{box.signature}",
-                attachments=(
-                    Attachment(
-                        filename=f"quote-{slug}.pdf",
-                        mime_type="application/pdf",
-                        size_bytes=rng.randint(40_000, 900_000),
-                        link=f"https://files.{home.domain}/d/{slug}-quote-{counter[0]}",
-                    ),
+                to=(sender.email,),
+                subject=f"Re: {subject}"[:200],
+                body=f"Hi {sender.first_name},\n\n{rng.choice(REPLIES)}\n\n{box.signature}",
+            )
+
+
+def _seed_spam(room: _Mailroom, box: Mailbox) -> None:
+    spammer = room.s.rng.choice(room.s.population.consumers)
+    subject, body = room.s.rng.choice(SPAM_TOPICS)
+    at = room.ago(5, 24 * 10)
+    room.put(
+        box,
+        room.thread(box, subject, at, at),
+        "received",
+        at,
+        ["SPAM", "UNREAD"],
+        rfc822_id=room.rfc(spammer.email.split("@")[1]),
+        from_email=spammer.email,
+        from_name=spammer.name,
+        to=(box.email,),
+        subject=subject,
+        body=body,
+    )
+
+
+def _seed_colleague_mail(room: _Mailroom, person: Person, box: Mailbox, boxes: dict[str, Mailbox]) -> None:
+    """A conversation with a colleague, delivered into both mailboxes; half of them answered."""
+    s = room.s
+    rng = s.rng
+    home = s.population.home
+    colleague = rng.choice([p for p in s.population.employees if p.email != person.email])
+    other = boxes[colleague.email]
+    subject_t, body_t = rng.choice(INTERNAL_TOPICS)
+    values = {"first": colleague.first_name, "company": rng.choice(s.population.customers).name}
+    subject = subject_t.format(**values)[:200]
+    at = room.ago(10, 24 * 14)
+    answered = rng.random() < 0.5
+    reply_at = min(at + dt.timedelta(minutes=rng.randint(10, 300)), s.now - dt.timedelta(minutes=5))
+    last = reply_at if answered else at
+    mine = room.thread(box, subject, at, last)
+    theirs = room.thread(other, subject, at, last)
+    common: dict[str, Any] = {
+        "rfc822_id": room.rfc(home.domain),
+        "from_email": box.email,
+        "from_name": box.display_name,
+        "to": (other.email,),
+        "subject": subject,
+        "body": f"{body_t.format(**values)}\n\n{box.signature}",
+    }
+    room.put(box, mine, "sent", at, ["SENT"], **common)
+    room.put(other, theirs, "received", at, ["INBOX"] if answered else ["INBOX", "UNREAD"], **common)
+    if answered:
+        reply: dict[str, Any] = {
+            "rfc822_id": room.rfc(home.domain),
+            "in_reply_to": common["rfc822_id"],
+            "from_email": other.email,
+            "from_name": other.display_name,
+            "to": (box.email,),
+            "subject": f"Re: {subject}"[:200],
+            "body": f"Hi {person.first_name},\n\n{rng.choice(REPLIES)}\n\n{other.signature}",
+        }
+        room.put(other, theirs, "sent", reply_at, ["SENT"], **reply)
+        room.put(box, mine, "received", reply_at, ["INBOX", "UNREAD"], **reply)
+
+
+def _seed_outgoing(room: _Mailroom, box: Mailbox) -> None:
+    """Now and then a quote sent with an attachment, and now and then an unfinished draft."""
+    s = room.s
+    rng = s.rng
+    pop = s.population
+    home = pop.home
+    if rng.random() < 0.3:
+        contact = rng.choice(pop.contacts)
+        quoted = rng.choice(pop.products)
+        subject = f"Quote for {quoted.name}"
+        at = room.ago(24, 24 * 15)
+        slug = quoted.sku.lower()
+        rfc822_id = room.rfc(home.domain)
+        room.put(
+            box,
+            room.thread(box, subject, at, at),
+            "sent",
+            at,
+            ["SENT"],
+            rfc822_id=rfc822_id,
+            from_email=box.email,
+            from_name=box.display_name,
+            to=(contact.email,),
+            subject=subject,
+            body=f"Hi {contact.first_name},\n\nplease find our quote attached.\n\n{box.signature}",
+            attachments=(
+                Attachment(
+                    filename=f"quote-{slug}.pdf",
+                    mime_type="application/pdf",
+                    size_bytes=rng.randint(40_000, 900_000),
+                    link=f"https://files.{home.domain}/d/{slug}-quote-{room.issued}",
                 ),
-            )
-        if rng.random() < 0.3:
-            contact = rng.choice(contacts)
-            subject = rng.choice(("Proposal follow-up", "Next steps", "Checking in"))
-            at = ago(1, 24 * 5)
-            counter[0] += 1
-            put(
-                box,
-                thread(box, subject, at, at),
-                "draft",
-                at,
-                ["DRAFT"],
-                rfc822_id=f"<s{counter[0]}@{home.domain}>",
-                from_email=box.email,
-                from_name=box.display_name,
-                to=(contact.email,) if rng.random() < 0.7 else (),
-                subject=subject,
-                body=f"Hi {contact.first_name},\n\n",
-            )
+            ),
+        )
+    if rng.random() < 0.3:
+        contact = rng.choice(pop.contacts)
+        subject = rng.choice(("Proposal follow-up", "Next steps", "Checking in"))
+        at = room.ago(1, 24 * 5)
+        rfc822_id = room.rfc(home.domain)
+        room.put(
+            box,
+            room.thread(box, subject, at, at),
+            "draft",
+            at,
+            ["DRAFT"],
+            rfc822_id=rfc822_id,
+            from_email=box.email,
+            from_name=box.display_name,
+            to=(contact.email,) if rng.random() < 0.7 else (),
+            subject=subject,
+            body=f"Hi {contact.first_name},\n\n",
+        )

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
@@ -35,6 +36,9 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import iso_z, utc_at
 
 __all__ = ["service"]
 
@@ -63,7 +67,7 @@ RegistrantStatus = Literal["pending", "approved", "denied", "canceled"]
 BASE = "https://huddle.example"
 
 
-class User(Record):
+class User(Created):
     """A Huddle user: an employee of the home company who can host."""
 
     id: UserId
@@ -81,8 +85,6 @@ class User(Record):
     """The user's time zone."""
     dept: str = ""
     """Department, free text."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the user was created."""
 
 
 class Meeting(Record):
@@ -422,10 +424,6 @@ def _token(ctx: Ctx, n: int) -> str:
     return "".join(ctx.rng.choice(alphabet) for _ in range(n))
 
 
-def _iso(t: dt.datetime) -> str:
-    return t.isoformat().replace("+00:00", "Z")
-
-
 def _free_slot(ctx: Ctx, host: User, minutes: int = 30) -> dt.datetime:
     start = ctx.now().replace(minute=0, second=0, microsecond=0) + dt.timedelta(days=1)
     for _ in range(24 * 60):
@@ -442,7 +440,7 @@ def _example_create_meeting(ctx: Ctx) -> dict[str, Any] | None:
     if host is None:
         return None
     when = _free_slot(ctx, host, 45)
-    return {"host_id": host.id, "topic": "Quarterly review", "start_time": _iso(when), "duration": 45}
+    return {"host_id": host.id, "topic": "Quarterly review", "start_time": iso_z(when), "duration": 45}
 
 
 @service.tool(intent="schedule a video meeting", write=True, example=_example_create_meeting)
@@ -509,7 +507,7 @@ def _example_create_webinar(ctx: Ctx) -> dict[str, Any] | None:
     host = ctx.first(User, type="licensed", status="active")
     if host is None:
         return None
-    return {"host_id": host.id, "topic": "Product launch webinar", "start_time": _iso(_free_slot(ctx, host, 60))}
+    return {"host_id": host.id, "topic": "Product launch webinar", "start_time": iso_z(_free_slot(ctx, host, 60))}
 
 
 @service.tool(intent="schedule a webinar", write=True, example=_example_create_webinar)
@@ -620,12 +618,12 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     return ctx.update(m, status="started", started_at=ctx.now())
 
 
-def _example_started(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Meeting, status="started")
-    return {"meeting_id": m.id} if m else None
-
-
-@service.tool(intent="end the meeting for everyone", write=True, destructive=True, example=_example_started)
+@service.tool(
+    intent="end the meeting for everyone",
+    write=True,
+    destructive=True,
+    example=first_example(Meeting, "meeting_id", where={"status": "started"}),
+)
 def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """End a running meeting; it is then immutable.
 
@@ -811,11 +809,6 @@ def update_registrant_status(
 # -- recordings -------------------------------------------------------------------------------
 
 
-def _example_recording_owner(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Recording, status="completed")
-    return {"meeting_id": r.meeting_id, "requested_by": r.host_id} if r else None
-
-
 def _recordings_of(ctx: Ctx, meeting_id: str, requested_by: str) -> list[Recording]:
     m = ctx.get(Meeting, meeting_id, field="meeting_id")
     who = ctx.get(User, requested_by, field="requested_by")
@@ -837,7 +830,12 @@ class RecordingsChanged(BaseModel):
 
 
 @service.tool(
-    intent="delete the meeting's cloud recordings", write=True, destructive=True, example=_example_recording_owner
+    intent="delete the meeting's cloud recordings",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Recording, where={"status": "completed"}, fields={"meeting_id": "meeting_id", "requested_by": "host_id"}
+    ),
 )
 def delete_recordings(
     ctx: Ctx, meeting_id: MeetingId, requested_by: UserId, action: Literal["trash", "delete"] = "trash"
@@ -867,12 +865,13 @@ def delete_recordings(
     return RecordingsChanged(meeting_id=meeting_id, action=action, recording_ids=[r.id for r in targets])
 
 
-def _example_recover(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Recording, status="trashed")
-    return {"meeting_id": r.meeting_id, "requested_by": r.host_id} if r else None
-
-
-@service.tool(intent="restore the meeting's recordings from the trash", write=True, example=_example_recover)
+@service.tool(
+    intent="restore the meeting's recordings from the trash",
+    write=True,
+    example=first_example(
+        Recording, where={"status": "trashed"}, fields={"meeting_id": "meeting_id", "requested_by": "host_id"}
+    ),
+)
 def recover_recordings(ctx: Ctx, meeting_id: MeetingId, requested_by: UserId) -> RecordingsChanged:
     """Recover a meeting's trashed recording files. Only the meeting's host can.
 
@@ -908,21 +907,20 @@ TOPICS = (
 def seed(s: SeedContext) -> None:
     """Every employee as a user; past, running and upcoming meetings; registrants, participants, recordings."""
     pop = s.population
-    users: list[User] = []
-    for i, p in enumerate(pop.employees):
-        users.append(
-            s.create(
-                User,
-                email=p.email,
-                first_name=p.first_name,
-                last_name=p.last_name,
-                type="licensed" if i % 3 == 0 else "basic",
-                status="inactive" if i % 17 == 5 else "active",
-                timezone=p.place.timezone,
-                dept=p.department or "",
-                created_at=dt.datetime.combine(p.hire_date or s.now.date(), dt.time(9), tzinfo=dt.UTC),
-            )
+    users = [
+        s.create(
+            User,
+            email=p.email,
+            first_name=p.first_name,
+            last_name=p.last_name,
+            type="licensed" if i % 3 == 0 else "basic",
+            status="inactive" if i % 17 == 5 else "active",
+            timezone=p.place.timezone,
+            dept=p.department or "",
+            created_at=utc_at(p.hire_date or s.now.date(), 9),
         )
+        for i, p in enumerate(pop.employees)
+    ]
     outsiders = list(pop.contacts) + list(pop.consumers)
     hosts = [u for u in users if u.status == "active"]
     k = 0
@@ -935,87 +933,106 @@ def seed(s: SeedContext) -> None:
             plans.append((0, 9, "started"))
         for days, hour, status in plans:
             k += 1
-            start = s.now.replace(hour=hour, minute=0) + dt.timedelta(days=days)
-            duration = (30, 45, 60)[k % 3]
-            approval: Approval = ("none", "automatic", "manual")[k % 3]
-            number = str(s.rng.randint(10**9, 10**11 - 1))
-            recorded = host.type == "licensed" and status == "ended"
-            m = s.create(
-                Meeting,
-                host_id=host.id,
-                topic=f"{TOPICS[k % len(TOPICS)]}",
-                start_time=start,
-                duration=duration,
-                timezone=host.timezone,
-                agenda="",
-                meeting_number=number,
-                passcode=f"{s.rng.randint(100000, 999999)}",
-                join_url=f"{BASE}/j/{number}?pwd=seed{k:04d}",
-                approval_type=approval,
-                auto_recording="cloud" if recorded else "none",
-                status=status,
-                started_at=start if status != "waiting" else None,
-                ended_at=start + dt.timedelta(minutes=duration) if status == "ended" else None,
-                created_at=start - dt.timedelta(days=7),
-                updated_at=start - dt.timedelta(days=7),
-            )
-            regs: list[Registrant] = []
-            if approval != "none":
-                for j in range(2 + k % 3):
-                    p = outsiders[(k * 5 + j) % len(outsiders)]
-                    st: RegistrantStatus = (
-                        "approved" if approval == "automatic" else ("pending", "approved", "denied", "pending")[j % 4]
-                    )
-                    regs.append(
-                        s.create(
-                            Registrant,
-                            meeting_id=m.id,
-                            email=p.email,
-                            first_name=p.first_name,
-                            last_name=p.last_name,
-                            status=st,
-                            join_url=f"{m.join_url}&tk=r{k:04d}{j}",
-                            created_at=start - dt.timedelta(days=2),
-                        )
-                    )
+            m = _seed_meeting(s, host, k, s.now.replace(hour=hour, minute=0) + dt.timedelta(days=days), status)
+            regs = _seed_registrants(s, m, k, outsiders) if m.approval_type != "none" else []
             if status == "ended":
-                end = start + dt.timedelta(minutes=duration)
-                people = [(f"{host.first_name} {host.last_name}", host.email)]
-                people += [
-                    (f"{r.first_name} {r.last_name or ''}".strip(), r.email) for r in regs if r.status == "approved"
-                ]
-                if not regs:
-                    colleague = users[(n + 1) % len(users)]
-                    people.append((f"{colleague.first_name} {colleague.last_name}", colleague.email))
-                for name, email in people:
-                    late = s.rng.randint(0, 5)
-                    s.create(
-                        Participant,
-                        meeting_id=m.id,
-                        name=name,
-                        user_email=email,
-                        join_time=start + dt.timedelta(minutes=late),
-                        leave_time=end,
-                        duration_minutes=duration - late,
-                    )
-                if recorded:
-                    for j, (rtype, ftype) in enumerate(
-                        (("shared_screen_with_speaker_view", "MP4"), ("audio_only", "M4A"), ("chat_file", "CHAT"))
-                    ):
-                        s.create(
-                            Recording,
-                            meeting_id=m.id,
-                            host_id=host.id,
-                            recording_type=rtype,
-                            file_type=ftype,
-                            file_size=duration * 60 * (220_000, 16_000, 30)[j],
-                            download_url=f"{BASE}/rec/download/seed{k:04d}{j}",
-                            play_url=f"{BASE}/rec/play/seed{k:04d}{j}",
-                            recording_start=start,
-                            recording_end=end,
-                            status="trashed" if n % 6 == 3 else "completed",
-                        )
-    licensed = [u for u in hosts if u.type == "licensed"]
+                _seed_attendance(s, m, k, host, regs, colleague=users[(n + 1) % len(users)], trashed=n % 6 == 3)
+    _seed_webinars(s, [u for u in hosts if u.type == "licensed"])
+
+
+def _seed_meeting(s: SeedContext, host: User, k: int, start: dt.datetime, status: str) -> Meeting:
+    """The ``k``-th meeting; a licensed host's ended meetings were recorded to the cloud."""
+    duration = (30, 45, 60)[k % 3]
+    approval: Approval = ("none", "automatic", "manual")[k % 3]
+    number = str(s.rng.randint(10**9, 10**11 - 1))
+    recorded = host.type == "licensed" and status == "ended"
+    return s.create(
+        Meeting,
+        host_id=host.id,
+        topic=f"{TOPICS[k % len(TOPICS)]}",
+        start_time=start,
+        duration=duration,
+        timezone=host.timezone,
+        agenda="",
+        meeting_number=number,
+        passcode=f"{s.rng.randint(100000, 999999)}",
+        join_url=f"{BASE}/j/{number}?pwd=seed{k:04d}",
+        approval_type=approval,
+        auto_recording="cloud" if recorded else "none",
+        status=status,
+        started_at=start if status != "waiting" else None,
+        ended_at=start + dt.timedelta(minutes=duration) if status == "ended" else None,
+        created_at=start - dt.timedelta(days=7),
+        updated_at=start - dt.timedelta(days=7),
+    )
+
+
+def _seed_registrants(s: SeedContext, m: Meeting, k: int, outsiders: list[Person]) -> list[Registrant]:
+    """Outsiders registered for the ``k``-th meeting: approved at once, or some pending and denied by hand."""
+    regs: list[Registrant] = []
+    for j in range(2 + k % 3):
+        p = outsiders[(k * 5 + j) % len(outsiders)]
+        st: RegistrantStatus = (
+            "approved" if m.approval_type == "automatic" else ("pending", "approved", "denied", "pending")[j % 4]
+        )
+        regs.append(
+            s.create(
+                Registrant,
+                meeting_id=m.id,
+                email=p.email,
+                first_name=p.first_name,
+                last_name=p.last_name,
+                status=st,
+                join_url=f"{m.join_url}&tk=r{k:04d}{j}",
+                created_at=m.start_time - dt.timedelta(days=2),
+            )
+        )
+    return regs
+
+
+def _seed_attendance(
+    s: SeedContext, m: Meeting, k: int, host: User, regs: list[Registrant], *, colleague: User, trashed: bool
+) -> None:
+    """Who took part in the ended ``k``-th meeting (a colleague when nobody registered) and its recordings."""
+    start = m.start_time
+    end = start + dt.timedelta(minutes=m.duration)
+    people = [(f"{host.first_name} {host.last_name}", host.email)]
+    people += [(f"{r.first_name} {r.last_name or ''}".strip(), r.email) for r in regs if r.status == "approved"]
+    if not regs:
+        people.append((f"{colleague.first_name} {colleague.last_name}", colleague.email))
+    for name, email in people:
+        late = s.rng.randint(0, 5)
+        s.create(
+            Participant,
+            meeting_id=m.id,
+            name=name,
+            user_email=email,
+            join_time=start + dt.timedelta(minutes=late),
+            leave_time=end,
+            duration_minutes=m.duration - late,
+        )
+    if m.auto_recording != "cloud":
+        return
+    for j, (rtype, ftype) in enumerate(
+        (("shared_screen_with_speaker_view", "MP4"), ("audio_only", "M4A"), ("chat_file", "CHAT"))
+    ):
+        s.create(
+            Recording,
+            meeting_id=m.id,
+            host_id=host.id,
+            recording_type=rtype,
+            file_type=ftype,
+            file_size=m.duration * 60 * (220_000, 16_000, 30)[j],
+            download_url=f"{BASE}/rec/download/seed{k:04d}{j}",
+            play_url=f"{BASE}/rec/play/seed{k:04d}{j}",
+            recording_start=start,
+            recording_end=end,
+            status="trashed" if trashed else "completed",
+        )
+
+
+def _seed_webinars(s: SeedContext, licensed: list[User]) -> None:
+    """Webinars of the first six licensed hosts: one ended ten days ago, the others in the coming weeks."""
     for i, host in enumerate(licensed[:6]):
         start = s.now.replace(hour=16, minute=0) + dt.timedelta(days=(-10 if i == 0 else 6 + i))
         number = str(s.rng.randint(10**9, 10**11 - 1))

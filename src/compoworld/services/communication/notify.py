@@ -20,15 +20,18 @@ import datetime as dt
 import hashlib
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Country, DateTime, Email, IdOf, Language, Phone, Text, Title, Url
-from compoworld.world import commerce as links
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped, Value
+from compoworld.world.commerce import first_order_numbers
+from compoworld.world.org import department_of
 
 __all__ = ["service"]
 
@@ -63,7 +66,7 @@ PUSH: tuple[str, ...] = ("ios_push", "android_push", "web_push")
 MAX_SCHEDULE_DAYS = 30
 
 
-class App(Record):
+class App(Created):
     """An app whose users get notifications."""
 
     id: AppId
@@ -79,11 +82,9 @@ class App(Record):
     """Sender address for e-mail; e-mail works when set."""
     sms_from: Phone | None = None
     """Sender number for SMS; SMS works when set."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the app was created."""
 
 
-class Subscription(Record):
+class Subscription(Created):
     """One way to reach a user: a device's push token, an e-mail address or a phone number."""
 
     id: SubscriptionId
@@ -115,14 +116,10 @@ class Subscription(Record):
     """App sessions so far."""
     last_active: DateTime | None = None
     """Last session."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class SegmentFilter(BaseModel):
+class SegmentFilter(Value):
     """One condition of a segment."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     field: FilterField = Field(description="What to compare.")
     key: TagKey | None = Field(default=None, description="The tag key, for field 'tag'.")
@@ -130,7 +127,7 @@ class SegmentFilter(BaseModel):
     value: str | int | None = Field(default=None, description="What to compare with (none for exists/not_exists).")
 
 
-class Segment(Record):
+class Segment(Created):
     """A saved audience: the subscriptions matching all of its filters."""
 
     id: SegmentId
@@ -140,11 +137,9 @@ class Segment(Record):
     """Name; unique per app."""
     filters: list[SegmentFilter] = Field(default_factory=list, max_length=10)
     """Conditions that must all hold; none means every subscription."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class Topic(Record):
+class Topic(Created):
     """A topic devices subscribe to (FCM-style)."""
 
     id: TopicId
@@ -152,11 +147,9 @@ class Topic(Record):
     """The app."""
     name: TopicName
     """Name; unique per app."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class Notification(Record):
+class Notification(Timestamped):
     """A message sent (or scheduled) to an audience on one channel."""
 
     id: NotificationId
@@ -192,10 +185,6 @@ class Notification(Record):
     """Subscriptions skipped because the platform is not configured."""
     converted: int = 0
     """Deliveries clicked."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class Delivery(Record):
@@ -341,14 +330,14 @@ def _configured(app: App, sub_type: str) -> bool:
     }[sub_type]
 
 
-def _matches(ctx: Ctx, sub: Subscription, seg: Segment) -> bool:
+def _matches(sub: Subscription, seg: Segment, now: dt.datetime) -> bool:
     for f in seg.filters:
         if f.field == "tag":
             have: Any = sub.tags.get(f.key or "")
         elif f.field == "session_count":
             have = sub.session_count
         elif f.field == "last_active_days":
-            have = (ctx.now() - sub.last_active).days if sub.last_active else 10**6
+            have = (now - sub.last_active).days if sub.last_active else 10**6
         else:
             have = getattr(sub, f.field)
         if f.relation == "exists":
@@ -413,16 +402,6 @@ def _example_send(ctx: Ctx) -> dict[str, Any]:
         "contents": "20% off everything until Sunday.",
         "included_segment_ids": [seg.id],
     }
-
-
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    n = ctx.first(Notification, status="scheduled")
-    return None if n is None else {"notification_id": n.id}
-
-
-def _example_click(ctx: Ctx) -> dict[str, Any] | None:
-    d = ctx.first(Delivery, status="delivered", clicked=False)
-    return None if d is None else {"delivery_id": d.id}
 
 
 # -- subscriptions, topics, segments ----------------------------------------------------------
@@ -532,7 +511,7 @@ def estimate_audience(ctx: Ctx, segment_id: SegmentId) -> Audience:
     """
     seg = ctx.get(Segment, segment_id, field="segment_id")
     app = ctx.get(App, seg.app_id)
-    matching = [s for s in ctx.where(Subscription, app_id=app.id) if _matches(ctx, s, seg)]
+    matching = [s for s in ctx.where(Subscription, app_id=app.id) if _matches(s, seg, ctx.now())]
     live = [s for s in matching if s.enabled and s.token_valid and _configured(app, s.type)]
     by_type: dict[str, int] = {}
     for s in live:
@@ -621,9 +600,9 @@ def send_notification(
             continue
         if wanted and sub.external_user not in wanted:
             continue
-        if segs["in"] and not any(_matches(ctx, sub, s) for s in segs["in"]):
+        if segs["in"] and not any(_matches(sub, s, ctx.now()) for s in segs["in"]):
             continue
-        if any(_matches(ctx, sub, s) for s in segs["out"]):
+        if any(_matches(sub, s, ctx.now()) for s in segs["out"]):
             continue
         audience.append(sub)
     reachable = [s for s in audience if _configured(app, s.type)]
@@ -669,7 +648,11 @@ def send_notification(
     return ctx.update(note, recipients=len(audience), successful=ok, failed=bad, errored=len(audience) - len(reachable))
 
 
-@service.tool(intent="cancel the scheduled notification", write=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the scheduled notification",
+    write=True,
+    example=first_example(Notification, "notification_id", where={"status": "scheduled"}),
+)
 def cancel_notification(ctx: Ctx, notification_id: NotificationId) -> Notification:
     """Cancel a scheduled notification before it goes out; sent ones cannot be recalled.
 
@@ -684,7 +667,11 @@ def cancel_notification(ctx: Ctx, notification_id: NotificationId) -> Notificati
     return ctx.update(note, status="canceled")
 
 
-@service.tool(intent="record a click on the notification", write=True, example=_example_click)
+@service.tool(
+    intent="record a click on the notification",
+    write=True,
+    example=first_example(Delivery, "delivery_id", where={"status": "delivered", "clicked": False}),
+)
 def record_click(ctx: Ctx, delivery_id: DeliveryId) -> Notification:
     """Record that a user clicked a delivered notification (once per delivery).
 
@@ -712,10 +699,8 @@ def _token(kind: str, key: str) -> str:
 @service.seeder
 def seed(s: SeedContext) -> None:
     """A shop app and a staff app, customers' devices, e-mail and SMS subscriptions, segments, topics, sends."""
-    pop = s.population
-    rng = s.rng
     now = s.now
-    home = pop.home
+    home = s.population.home
     shop = s.create(
         App,
         name=f"{home.name} Shop",
@@ -727,7 +712,46 @@ def seed(s: SeedContext) -> None:
         created_at=now - dt.timedelta(days=500),
     )
     staff_app = s.create(App, name=f"{home.name} Staff", fcm_configured=True, created_at=now - dt.timedelta(days=300))
-    orders = {p.email: links.first_order_number(i) for i, p in enumerate(pop.consumers) if links.places_first_order(i)}
+    subs = _seed_shop_subscriptions(s, shop)
+    _seed_staff_subscriptions(s, staff_app)
+    seg = _seed_segments_and_topics(s, shop, staff_app, subs)
+    _seed_sent(s, shop, seg[(shop.id, "Gold tier")], "A thank-you for our gold members", "Free shipping all week.", 12)
+    _seed_sent(s, shop, seg[(shop.id, "German speakers")], "Neu im Shop", "Die Frühjahrskollektion ist da.", 5)
+    _seed_sent(
+        s, staff_app, seg[(staff_app.id, "Subscribed Users")], "Office closed Friday", "Enjoy the long weekend!", 3
+    )
+    s.create(
+        Notification,
+        app_id=shop.id,
+        channel="push",
+        headings="Weekend deals",
+        contents="Up to 30% off this weekend.",
+        included_segment_ids=(seg[(shop.id, "Active Users")].id,),
+        excluded_segment_ids=(seg[(shop.id, "Gold tier")].id,),
+        status="scheduled",
+        send_after=now + dt.timedelta(days=2),
+        created_at=now - dt.timedelta(hours=3),
+        updated_at=now - dt.timedelta(hours=3),
+    )
+    s.create(
+        Notification,
+        app_id=shop.id,
+        channel="email",
+        headings="We miss you",
+        contents="Come back for 10% off your next order.",
+        included_segment_ids=(seg[(shop.id, "Inactive Users")].id,),
+        status="canceled",
+        send_after=now + dt.timedelta(days=1),
+        created_at=now - dt.timedelta(days=1),
+        updated_at=now - dt.timedelta(hours=20),
+    )
+
+
+def _seed_shop_subscriptions(s: SeedContext, shop: App) -> list[Subscription]:
+    """Every consumer's device (returned), and some consumers' e-mail and SMS, tagged with tier and first order."""
+    pop = s.population
+    now = s.now
+    orders = first_order_numbers(pop)
     subs: list[Subscription] = []
     kinds: tuple[SubType, ...] = ("ios_push", "android_push", "web_push")
     for i, p in enumerate(pop.consumers):
@@ -777,7 +801,11 @@ def seed(s: SeedContext) -> None:
                 language=p.place.language,
                 created_at=now - dt.timedelta(days=90 + i),
             )
-    for i, p in enumerate(pop.employees):
+    return subs
+
+
+def _seed_staff_subscriptions(s: SeedContext, staff_app: App) -> None:
+    for i, p in enumerate(s.population.employees):
         kind = "ios_push" if i % 4 == 0 else "android_push"
         s.create(
             Subscription,
@@ -785,13 +813,19 @@ def seed(s: SeedContext) -> None:
             type=kind,
             token=_token(kind, p.key),
             external_user=p.email,
-            tags={"department": (p.department or "operations").lower()},
+            tags={"department": department_of(p).lower()},
             country=p.place.country,
             language=p.place.language,
             session_count=5 + i % 30,
-            last_active=now - dt.timedelta(days=i % 10),
-            created_at=now - dt.timedelta(days=200),
+            last_active=s.now - dt.timedelta(days=i % 10),
+            created_at=s.now - dt.timedelta(days=200),
         )
+
+
+def _seed_segments_and_topics(
+    s: SeedContext, shop: App, staff_app: App, subs: list[Subscription]
+) -> dict[tuple[str, str], Segment]:
+    """Segments of both apps (returned by app id and name), topics, and the shop devices' topic subscriptions."""
     seg_specs: tuple[tuple[App, str, list[SegmentFilter]], ...] = (
         (shop, "Subscribed Users", []),
         (shop, "Active Users", [SegmentFilter(field="last_active_days", relation="<", value=7)]),
@@ -808,79 +842,48 @@ def seed(s: SeedContext) -> None:
     for i, sub in enumerate(subs):
         chosen = [t.id for k, t in enumerate(topics.values()) if (i + k) % 3 != 2]
         s.update(sub, topic_ids=tuple(sorted(chosen)))
+    return seg
 
-    def sent(app: App, segment: Segment, heading: str, text: str, days_ago: int) -> None:
-        when = now - dt.timedelta(days=days_ago)
-        note = s.create(
-            Notification,
-            app_id=app.id,
-            channel="push",
-            headings=heading,
-            contents=text,
-            url=app.web_origin,
-            included_segment_ids=(segment.id,),
-            status="sent",
-            created_at=when,
-            updated_at=when,
-        )
-        okc = bad = clicks = 0
-        total = errored = 0
-        for sub in s.records(Subscription):
-            if sub.app_id != app.id or sub.type not in PUSH or not sub.enabled:
-                continue
-            if segment.filters and not all(
-                (f.field == "tag" and sub.tags.get(f.key or "") == f.value)
-                or (f.field == "language" and sub.language == f.value)
-                for f in segment.filters
-            ):
-                continue
-            total += 1
-            if not _configured(app, sub.type):
-                errored += 1
-                continue
-            clicked = sub.token_valid and rng.random() < 0.3
-            s.create(
-                Delivery,
-                notification_id=note.id,
-                subscription_id=sub.id,
-                external_user=sub.external_user,
-                status="delivered" if sub.token_valid else "failed",
-                clicked=clicked,
-                created_at=when,
-            )
-            okc += sub.token_valid
-            bad += not sub.token_valid
-            clicks += clicked
-            if not sub.token_valid:
-                s.update(sub, enabled=False)  # the provider refused the token: the device is unsubscribed
-        s.update(note, recipients=total, successful=okc, failed=bad, errored=errored, converted=clicks)
 
-    sent(shop, seg[(shop.id, "Gold tier")], "A thank-you for our gold members", "Free shipping all week.", 12)
-    sent(shop, seg[(shop.id, "German speakers")], "Neu im Shop", "Die Frühjahrskollektion ist da.", 5)
-    sent(staff_app, seg[(staff_app.id, "Subscribed Users")], "Office closed Friday", "Enjoy the long weekend!", 3)
-    later = now + dt.timedelta(days=2)
-    s.create(
+def _seed_sent(s: SeedContext, app: App, segment: Segment, heading: str, text: str, days_ago: int) -> None:
+    """A push sent to a segment ``days_ago``, its deliveries and clicks; refused tokens unsubscribe their device."""
+    when = s.ago(days=days_ago)
+    note = s.create(
         Notification,
-        app_id=shop.id,
+        app_id=app.id,
         channel="push",
-        headings="Weekend deals",
-        contents="Up to 30% off this weekend.",
-        included_segment_ids=(seg[(shop.id, "Active Users")].id,),
-        excluded_segment_ids=(seg[(shop.id, "Gold tier")].id,),
-        status="scheduled",
-        send_after=later,
-        created_at=now - dt.timedelta(hours=3),
-        updated_at=now - dt.timedelta(hours=3),
+        headings=heading,
+        contents=text,
+        url=app.web_origin,
+        included_segment_ids=(segment.id,),
+        status="sent",
+        created_at=when,
+        updated_at=when,
     )
-    s.create(
-        Notification,
-        app_id=shop.id,
-        channel="email",
-        headings="We miss you",
-        contents="Come back for 10% off your next order.",
-        included_segment_ids=(seg[(shop.id, "Inactive Users")].id,),
-        status="canceled",
-        send_after=now + dt.timedelta(days=1),
-        created_at=now - dt.timedelta(days=1),
-        updated_at=now - dt.timedelta(hours=20),
-    )
+    okc = bad = clicks = 0
+    total = errored = 0
+    for sub in s.records(Subscription):
+        if sub.app_id != app.id or sub.type not in PUSH or not sub.enabled:
+            continue
+        if not _matches(sub, segment, s.now):
+            continue
+        total += 1
+        if not _configured(app, sub.type):
+            errored += 1
+            continue
+        clicked = sub.token_valid and s.rng.random() < 0.3
+        s.create(
+            Delivery,
+            notification_id=note.id,
+            subscription_id=sub.id,
+            external_user=sub.external_user,
+            status="delivered" if sub.token_valid else "failed",
+            clicked=clicked,
+            created_at=when,
+        )
+        okc += sub.token_valid
+        bad += not sub.token_valid
+        clicks += clicked
+        if not sub.token_valid:
+            s.update(sub, enabled=False)  # the provider refused the token: the device is unsubscribed
+    s.update(note, recipients=total, successful=okc, failed=bad, errored=errored, converted=clicks)

@@ -22,12 +22,15 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Cents, Country, Currency, DateTime, IdOf, Phone, Text, Url
-from compoworld.world import commerce as links
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Created
+from compoworld.world.commerce import first_order_numbers
 from compoworld.world.population import PLACES
 
 __all__ = ["service"]
@@ -137,7 +140,7 @@ class PhoneNumber(Record):
     """When it was bought."""
 
 
-class MessagingService(Record):
+class MessagingService(Created):
     """A messaging service: a sender pool of numbers and settings shared by its messages."""
 
     id: ServiceId
@@ -153,8 +156,6 @@ class MessagingService(Record):
     """Where inbound messages to the pool are forwarded."""
     status_callback: Url | None = None
     """Where delivery receipts are posted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Message(Record):
@@ -352,15 +353,13 @@ def _example_send(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-def _example_buy(ctx: Ctx) -> dict[str, Any]:
-    return {"phone_number": "+14155550199", "friendly_name": "Support line West"}
-
-
-def _example_release(ctx: Ctx) -> dict[str, Any] | None:
-    for n in ctx.where(PhoneNumber, status="active"):
-        if ctx.first(Message, from_number=n.phone_number, status="scheduled") is None:
-            return {"phone_number_id": n.id}
-    return None
+_example_buy = fixed_example(phone_number="+14155550199", friendly_name="Support line West")
+_example_release = first_example(
+    PhoneNumber,
+    "phone_number_id",
+    where={"status": "active"},
+    match=lambda ctx, n: ctx.first(Message, from_number=n.phone_number, status="scheduled") is None,
+)
 
 
 def _example_add(ctx: Ctx) -> dict[str, Any] | None:
@@ -376,19 +375,9 @@ def _example_remove(ctx: Ctx) -> dict[str, Any] | None:
     return {"messaging_service_id": n.messaging_service_id, "phone_number_id": n.id}
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Message, status="scheduled")
-    return None if m is None else {"message_id": m.id}
-
-
 def _example_receive(ctx: Ctx) -> dict[str, Any]:
     n = _sms_number(ctx, True)
     return {"from_number": _recipient(ctx, n), "to_number": n.phone_number, "body": "Thanks!"}
-
-
-def _example_status(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Message, status="sent")
-    return None if m is None else {"message_id": m.id, "status": "delivered"}
 
 
 # -- numbers ----------------------------------------------------------------------------------
@@ -618,7 +607,11 @@ def send_message(
     )
 
 
-@service.tool(intent="cancel the scheduled text message", write=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the scheduled text message",
+    write=True,
+    example=first_example(Message, "message_id", where={"status": "scheduled"}),
+)
 def cancel_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Cancel a scheduled message before it goes out.
 
@@ -717,7 +710,11 @@ def receive_message(ctx: Ctx, from_number: Phone, to_number: Phone, body: Text) 
     return Inbound(message=msg, keyword=keyword, subscribed=existing is None, auto_reply=reply)
 
 
-@service.tool(intent="record the delivery receipt", write=True, example=_example_status)
+@service.tool(
+    intent="record the delivery receipt",
+    write=True,
+    example=first_example(Message, "message_id", where={"status": "sent"}, status="delivered"),
+)
 def update_message_status(
     ctx: Ctx,
     message_id: MessageId,
@@ -833,18 +830,7 @@ TEXTS = (
 def seed(s: SeedContext) -> None:
     """The company's numbers and services, customer and staff messages, STOP replies and bounces."""
     pop = s.population
-    rng = s.rng
     now = s.now
-    home = pop.home.place
-    used = {p.phone for p in pop.people}
-
-    def number(prefix: str) -> str:
-        while True:
-            cand = prefix + "".join(str(rng.randint(0, 9)) for _ in range(12 - len(prefix) + 1))
-            if cand not in used:
-                used.add(cand)
-                return cand
-
     notify = s.create(
         MessagingService,
         friendly_name="Order notifications",
@@ -866,6 +852,44 @@ def seed(s: SeedContext) -> None:
         inbound_request_url=f"https://hooks.{pop.home.domain}/sms/inbound",
         created_at=now - dt.timedelta(days=200),
     )
+    nums = _seed_numbers(s, notify, verify, promo)
+    pools = {
+        svc.id: [n for n in nums if n.messaging_service_id == svc.id and n.sms_enabled]
+        for svc in (notify, verify, promo)
+    }
+    reachable = [p for p in pop.consumers if country_of(p.phone) in RATES]
+    _seed_customer_texts(s, pools, reachable, notify, verify, promo)
+    for k, p in enumerate(reachable[:6]):
+        when = now + dt.timedelta(days=1 + k, hours=3)
+        body = f"Hi {p.first_name}, our summer collection launches tomorrow. Reply STOP to opt out."
+        status: MessageStatus = "scheduled" if k < 4 else "canceled"
+        _seed_message(s, pools, notify, p.phone, body, status, now - dt.timedelta(hours=k), send_at=when)
+    staff = [p for p in pop.employees if country_of(p.phone) in RATES][:12]
+    for k, p in enumerate(staff):
+        when = now - dt.timedelta(hours=3 * k + 1)
+        body = f"Your verification code is {s.rng.randint(100000, 999999)}."
+        _seed_message(s, pools, verify, p.phone, body, "delivered", when)
+
+
+Pools = dict[str, list[PhoneNumber]]
+"""The SMS numbers of each messaging service, by service id."""
+
+
+def _seed_numbers(
+    s: SeedContext, notify: MessagingService, verify: MessagingService, promo: MessagingService
+) -> list[PhoneNumber]:
+    """The company's numbers in the services' pools, a spare, a voice-only one (returned) and a released one."""
+    pop = s.population
+    home = pop.home.place
+    used = {p.phone for p in pop.people}
+
+    def number(prefix: str) -> str:
+        while True:
+            cand = prefix + "".join(str(s.rng.randint(0, 9)) for _ in range(12 - len(prefix) + 1))
+            if cand not in used:
+                used.add(cand)
+                return cand
+
     places = {p.country: p for p in pop.places}
     plan = (
         (home.phone_prefix, "Main line", notify.id, True),
@@ -892,7 +916,7 @@ def seed(s: SeedContext) -> None:
                 voice_enabled=True,
                 messaging_service_id=svc_id,
                 monthly_price=115 if country in ("US", "CA") else 300,
-                created_at=now - dt.timedelta(days=300 - k),
+                created_at=s.now - dt.timedelta(days=300 - k),
             )
         )
     s.create(
@@ -902,42 +926,63 @@ def seed(s: SeedContext) -> None:
         country="US",
         monthly_price=115,
         status="released",
-        created_at=now - dt.timedelta(days=500),
+        created_at=s.now - dt.timedelta(days=500),
     )
-    pools = {
-        svc.id: [n for n in nums if n.messaging_service_id == svc.id and n.sms_enabled]
-        for svc in (notify, verify, promo)
-    }
+    return nums
 
-    def sender(svc: MessagingService, to: str) -> PhoneNumber:
-        pool = pools[svc.id]
-        country = country_of(to)
-        return next((n for n in pool if n.country == country), pool[0])
 
-    def msg(svc: MessagingService, to: str, body: str, status: MessageStatus, when: dt.datetime, **kw: Any) -> None:
-        enc, n = segments_of(body)
-        country = country_of(to) or "US"
-        s.create(
-            Message,
-            direction="outbound-api",
-            from_number=sender(svc, to).phone_number,
-            to_number=to,
-            messaging_service_id=svc.id,
-            body=body,
-            encoding=enc,
-            num_segments=n,
-            price=n * RATES.get(country, 0),
-            status=status,
-            date_sent=None if status in ("scheduled", "canceled") else when,
-            date_created=when,
-            date_updated=when,
-            **kw,
-        )
+def _sender(pools: Pools, svc: MessagingService, to: str) -> PhoneNumber:
+    """The service's number in the recipient's country, else its first."""
+    pool = pools[svc.id]
+    country = country_of(to)
+    return next((n for n in pool if n.country == country), pool[0])
 
-    reachable = [(i, p) for i, p in enumerate(pop.consumers) if country_of(p.phone) in RATES]
-    for k, (i, p) in enumerate(reachable):
-        order = links.first_order_number(i) if links.places_first_order(i) else None
-        when = now - dt.timedelta(hours=rng.randint(1, 24 * 14))
+
+def _seed_message(
+    s: SeedContext,
+    pools: Pools,
+    svc: MessagingService,
+    to: str,
+    body: str,
+    status: MessageStatus,
+    when: dt.datetime,
+    **kw: Any,
+) -> None:
+    """An outbound message of the service, priced by its segments and the recipient's country."""
+    enc, n = segments_of(body)
+    country = country_of(to) or "US"
+    s.create(
+        Message,
+        direction="outbound-api",
+        from_number=_sender(pools, svc, to).phone_number,
+        to_number=to,
+        messaging_service_id=svc.id,
+        body=body,
+        encoding=enc,
+        num_segments=n,
+        price=n * RATES.get(country, 0),
+        status=status,
+        date_sent=None if status in ("scheduled", "canceled") else when,
+        date_created=when,
+        date_updated=when,
+        **kw,
+    )
+
+
+def _seed_customer_texts(
+    s: SeedContext,
+    pools: Pools,
+    reachable: list[Person],
+    notify: MessagingService,
+    verify: MessagingService,
+    promo: MessagingService,
+) -> None:
+    """A text to every reachable consumer over two weeks, some bounced; every fourth promotion answered with STOP."""
+    rng = s.rng
+    orders = first_order_numbers(s.population)
+    for k, p in enumerate(reachable):
+        order = orders.get(p.email)
+        when = s.now - dt.timedelta(hours=rng.randint(1, 24 * 14))
         text = TEXTS[k % len(TEXTS)]
         if order is None and "{order}" in text:
             text = TEXTS[2]
@@ -951,48 +996,42 @@ def seed(s: SeedContext) -> None:
             status, extra = "failed", {"error_code": 30007}
         elif k % 9 == 2:
             status = "sent"
-        msg(svc, p.phone, body, status, when, **extra)
+        _seed_message(s, pools, svc, p.phone, body, status, when, **extra)
         if svc is promo and k % 4 == 3:
-            # The customer answered the promotion with STOP and got the automatic reply.
-            num = sender(promo, p.phone)
-            t = when + dt.timedelta(minutes=7)
-            s.create(
-                Message,
-                direction="inbound",
-                from_number=p.phone,
-                to_number=num.phone_number,
-                messaging_service_id=promo.id,
-                body="STOP",
-                encoding="GSM-7",
-                num_segments=1,
-                price=0,
-                status="received",
-                date_sent=t,
-                date_created=t,
-                date_updated=t,
-            )
-            enc, n = segments_of(STOP_REPLY)
-            s.create(
-                Message,
-                direction="outbound-reply",
-                from_number=num.phone_number,
-                to_number=p.phone,
-                messaging_service_id=promo.id,
-                body=STOP_REPLY,
-                encoding=enc,
-                num_segments=n,
-                price=n * RATES.get(country_of(p.phone) or "", 0),
-                status="delivered",
-                date_sent=t,
-                date_created=t,
-                date_updated=t,
-            )
-            s.create(OptOut, subscriber=p.phone, messaging_service_id=promo.id, keyword="STOP", created_at=t)
-    for k, (_, p) in enumerate(reachable[:6]):
-        when = now + dt.timedelta(days=1 + k, hours=3)
-        body = f"Hi {p.first_name}, our summer collection launches tomorrow. Reply STOP to opt out."
-        msg(notify, p.phone, body, "scheduled" if k < 4 else "canceled", now - dt.timedelta(hours=k), send_at=when)
-    staff = [p for p in pop.employees if country_of(p.phone) in RATES][:12]
-    for k, p in enumerate(staff):
-        when = now - dt.timedelta(hours=3 * k + 1)
-        msg(verify, p.phone, f"Your verification code is {rng.randint(100000, 999999)}.", "delivered", when)
+            _seed_stop(s, _sender(pools, promo, p.phone), promo, p, when + dt.timedelta(minutes=7))
+
+
+def _seed_stop(s: SeedContext, num: PhoneNumber, promo: MessagingService, p: Person, t: dt.datetime) -> None:
+    """The customer answered the promotion with STOP, got the automatic reply and is opted out."""
+    s.create(
+        Message,
+        direction="inbound",
+        from_number=p.phone,
+        to_number=num.phone_number,
+        messaging_service_id=promo.id,
+        body="STOP",
+        encoding="GSM-7",
+        num_segments=1,
+        price=0,
+        status="received",
+        date_sent=t,
+        date_created=t,
+        date_updated=t,
+    )
+    enc, n = segments_of(STOP_REPLY)
+    s.create(
+        Message,
+        direction="outbound-reply",
+        from_number=num.phone_number,
+        to_number=p.phone,
+        messaging_service_id=promo.id,
+        body=STOP_REPLY,
+        encoding=enc,
+        num_segments=n,
+        price=n * RATES.get(country_of(p.phone) or "", 0),
+        status="delivered",
+        date_sent=t,
+        date_created=t,
+        date_updated=t,
+    )
+    s.create(OptOut, subscriber=p.phone, messaging_service_id=promo.id, keyword="STOP", created_at=t)

@@ -19,11 +19,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, PersonName, Text, Title, Url
+from compoworld.services.kit.records import Created
+from compoworld.world.org import department_of, is_lead
 
 __all__ = ["service"]
 
@@ -51,7 +54,7 @@ Importance = Literal["normal", "high", "urgent"]
 Mentions = Annotated[list[Email], Field(max_length=20)]
 
 
-class Team(Record):
+class Team(Created):
     """A team: a group of people with its channels."""
 
     id: TeamId
@@ -65,8 +68,6 @@ class Team(Record):
     """Whether members (not only owners) may create channels."""
     archived: bool = False
     """Archived teams are read-only."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the team was created."""
 
 
 class TeamMember(Record):
@@ -85,7 +86,7 @@ class TeamMember(Record):
     """When they joined."""
 
 
-class Channel(Record):
+class Channel(Created):
     """A channel of a team."""
 
     id: ChannelId
@@ -101,8 +102,6 @@ class Channel(Record):
     """The team's General channel, which cannot be deleted."""
     email: Email | None = None
     """Address that posts e-mails into the channel."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class ChannelMember(Record):
@@ -336,9 +335,10 @@ def _check_mentions(ctx: Ctx, channel: Channel, mentions: list[str]) -> tuple[st
     return tuple(dict.fromkeys(mentions))
 
 
-def _channel_email(ctx: Ctx, team: Team, name: str, n: int) -> str:
+def _channel_email(domain: str, team: Team, name: str, n: int) -> str:
+    """The address that posts by e-mail into the ``n``-th channel of the team."""
     slug = "".join(ch for ch in name.lower() if ch.isalnum())[:20] or "channel"
-    return f"{slug}.{team.id.replace('_', '')}{n}@teams.{ctx.population.home.domain}"
+    return f"{slug}.{team.id.replace('_', '')}{n}@teams.{domain}"
 
 
 # -- examples ---------------------------------------------------------------------------------
@@ -504,7 +504,11 @@ def create_team(
     team = ctx.create(Team, display_name=display_name, description=description, visibility=visibility)
     ctx.create(TeamMember, team_id=team.id, email=owner_email, display_name=name, role="owner")
     ctx.create(
-        Channel, team_id=team.id, display_name="General", is_general=True, email=_channel_email(ctx, team, "General", 1)
+        Channel,
+        team_id=team.id,
+        display_name="General",
+        is_general=True,
+        email=_channel_email(ctx.population.home.domain, team, "General", 1),
     )
     return team
 
@@ -715,7 +719,9 @@ def create_channel(
         display_name=display_name,
         description=description,
         membership_type=membership_type,
-        email=_channel_email(ctx, team, display_name, n) if membership_type == "standard" else None,
+        email=_channel_email(ctx.population.home.domain, team, display_name, n)
+        if membership_type == "standard"
+        else None,
     )
     if membership_type == "private":
         ctx.create(ChannelMember, channel_id=ch.id, email=creator_email, role="owner")
@@ -1011,108 +1017,21 @@ POSTS = (
     ("Action needed", "Please review the draft before Thursday."),
 )
 REPLIES = ("Thanks for the update!", "On it.", "I'll take a look today.", "Great work, team.", "Done.")
-LEAD_WORDS = ("Manager", "Lead", "Controller")
 
 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Department teams with their channels, a project team, a customer team with guests, an archived team."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    domain = pop.home.domain
     staff = list(pop.employees)
-    by_dept: dict[str, list[Any]] = {}
+    by_dept: dict[str, list[Person]] = {}
     for p in staff:
-        by_dept.setdefault(p.department or "Operations", []).append(p)
-
-    def slug(name: str, team: Team, n: int) -> str:
-        base = "".join(ch for ch in name.lower() if ch.isalnum())[:20] or "channel"
-        return f"{base}.{team.id.replace('_', '')}{n}@teams.{domain}"
-
-    def make_team(name: str, desc: str, people: list[Any], owners: list[Any], guests: list[Any], **kw: Any) -> Team:
-        created = now - dt.timedelta(days=rng.randint(60, 700))
-        team = s.create(Team, display_name=name, description=desc, created_at=created, **kw)
-        owner_keys = {p.key for p in owners}
-        for p in people:
-            role: Role = "owner" if p.key in owner_keys else "member"
-            s.create(TeamMember, team_id=team.id, email=p.email, display_name=p.name, role=role, joined_at=created)
-        for p in guests:
-            s.create(TeamMember, team_id=team.id, email=p.email, display_name=p.name, role="guest", joined_at=created)
-        return team
-
-    def post_some(ch: Channel, people: list[Any], n: int) -> None:
-        for k in range(n):
-            author = people[(k * 3 + len(ch.id)) % len(people)]
-            subject, body = POSTS[(k + len(ch.display_name)) % len(POSTS)]
-            when = now - dt.timedelta(hours=rng.randint(2, 24 * 30))
-            mention = people[(k + 1) % len(people)]
-            post = s.create(
-                Message,
-                channel_id=ch.id,
-                author_email=author.email,
-                author_name=author.name,
-                subject=subject,
-                body=body,
-                importance="high" if subject == "Action needed" else "normal",
-                mentions=(mention.email,) if k % 2 == 0 and mention.key != author.key else (),
-                created_at=when,
-            )
-            replies = k % 3
-            for j in range(replies):
-                who = people[(k + j + 2) % len(people)]
-                s.create(
-                    Message,
-                    channel_id=ch.id,
-                    reply_to_id=post.id,
-                    author_email=who.email,
-                    author_name=who.name,
-                    body=REPLIES[(k + j) % len(REPLIES)],
-                    created_at=when + dt.timedelta(minutes=10 * (j + 1)),
-                )
-            if replies:
-                s.update(post, reply_count=replies)
-
-    def channels_for(team: Team, people: list[Any], specs: tuple[tuple[str, str], ...]) -> None:
-        general = s.create(
-            Channel,
-            team_id=team.id,
-            display_name="General",
-            is_general=True,
-            email=slug("General", team, 1),
-            created_at=team.created_at,
-        )
-        post_some(general, people, 4)
-        for n, (name, kind) in enumerate(specs, start=2):
-            ch = s.create(
-                Channel,
-                team_id=team.id,
-                display_name=name,
-                membership_type=kind,
-                description=f"{name} for the {team.display_name} team.",
-                email=slug(name, team, n) if kind == "standard" else None,
-                created_at=team.created_at + dt.timedelta(days=n),
-            )
-            inside = people
-            if kind == "private":
-                inside = people[: max(2, len(people) // 2)]
-                for i, p in enumerate(inside):
-                    s.create(ChannelMember, channel_id=ch.id, email=p.email, role="owner" if i == 0 else "member")
-            post_some(ch, inside, 3)
-            if n == 2:
-                s.create(
-                    Tab,
-                    channel_id=ch.id,
-                    display_name="Team site",
-                    app="website",
-                    content_url=f"https://intranet.{domain}/{team.display_name.lower().replace(' ', '-')}",
-                    created_by=people[0].email,
-                )
-
+        by_dept.setdefault(department_of(p), []).append(p)
     for dept in sorted(by_dept):
         people = by_dept[dept]
-        leads = [p for p in people if any(w in p.job_title for w in LEAD_WORDS)] or people[:1]
-        team = make_team(
+        leads = [p for p in people if is_lead(p)] or people[:1]
+        team = _seed_team(
+            s,
             dept,
             f"The {dept} department.",
             people,
@@ -1121,17 +1040,111 @@ def seed(s: SeedContext) -> None:
             visibility="public" if dept in ("Engineering", "Marketing") else "private",
             allow_members_create_channels=dept != "Finance",
         )
-        channels_for(team, people, EXTRA_CHANNELS.get(dept, ()))
+        _seed_channels(s, team, people, EXTRA_CHANNELS.get(dept, ()))
     project = [staff[i] for i in range(0, len(staff), 4)]
-    team = make_team("Product Launch 2026", "Cross-functional launch team.", project, project[:1], [])
-    channels_for(team, project, (("Launch checklist", "standard"), ("Pricing", "private")))
+    team = _seed_team(s, "Product Launch 2026", "Cross-functional launch team.", project, project[:1], [])
+    _seed_channels(s, team, project, (("Launch checklist", "standard"), ("Pricing", "private")))
     customer = pop.customers[0]
     guests = list(pop.people_at(customer))
-    account = [p for p in staff if p.department in ("Sales", "Support")][:4] or staff[:4]
-    team = make_team(
-        f"{customer.name} account", f"Shared workspace with {customer.name}.", account, account[:1], guests
+    account = pop.staff("Sales", "Support", fallback=4)[:4]
+    team = _seed_team(
+        s, f"{customer.name} account", f"Shared workspace with {customer.name}.", account, account[:1], guests
     )
-    channels_for(team, account + guests, (("Onboarding", "standard"),))
+    _seed_channels(s, team, account + guests, (("Onboarding", "standard"),))
     old = staff[1::6]
-    team = make_team("Office Move 2025", "Planning the move to the new office.", old, old[:1], [], archived=True)
-    channels_for(team, old, ())
+    team = _seed_team(s, "Office Move 2025", "Planning the move to the new office.", old, old[:1], [], archived=True)
+    _seed_channels(s, team, old, ())
+
+
+def _seed_team(
+    s: SeedContext,
+    name: str,
+    desc: str,
+    people: list[Person],
+    owners: list[Person],
+    guests: list[Person],
+    **kw: Any,
+) -> Team:
+    """A team with its members, owners and guests, all joined when it was created."""
+    created = s.now - dt.timedelta(days=s.rng.randint(60, 700))
+    team = s.create(Team, display_name=name, description=desc, created_at=created, **kw)
+    owner_keys = {p.key for p in owners}
+    for p in people:
+        role: Role = "owner" if p.key in owner_keys else "member"
+        s.create(TeamMember, team_id=team.id, email=p.email, display_name=p.name, role=role, joined_at=created)
+    for p in guests:
+        s.create(TeamMember, team_id=team.id, email=p.email, display_name=p.name, role="guest", joined_at=created)
+    return team
+
+
+def _seed_channels(s: SeedContext, team: Team, people: list[Person], specs: tuple[tuple[str, str], ...]) -> None:
+    """The team's General channel and its other channels with posts; the first other channel has a site tab."""
+    domain = s.population.home.domain
+    general = s.create(
+        Channel,
+        team_id=team.id,
+        display_name="General",
+        is_general=True,
+        email=_channel_email(domain, team, "General", 1),
+        created_at=team.created_at,
+    )
+    _seed_posts(s, general, people, 4)
+    for n, (name, kind) in enumerate(specs, start=2):
+        ch = s.create(
+            Channel,
+            team_id=team.id,
+            display_name=name,
+            membership_type=kind,
+            description=f"{name} for the {team.display_name} team.",
+            email=_channel_email(domain, team, name, n) if kind == "standard" else None,
+            created_at=team.created_at + dt.timedelta(days=n),
+        )
+        inside = people
+        if kind == "private":
+            inside = people[: max(2, len(people) // 2)]
+            for i, p in enumerate(inside):
+                s.create(ChannelMember, channel_id=ch.id, email=p.email, role="owner" if i == 0 else "member")
+        _seed_posts(s, ch, inside, 3)
+        if n == 2:
+            s.create(
+                Tab,
+                channel_id=ch.id,
+                display_name="Team site",
+                app="website",
+                content_url=f"https://intranet.{domain}/{team.display_name.lower().replace(' ', '-')}",
+                created_by=people[0].email,
+            )
+
+
+def _seed_posts(s: SeedContext, ch: Channel, people: list[Person], n: int) -> None:
+    """``n`` posts in the channel over the last month, some mentioning a colleague, some with replies."""
+    for k in range(n):
+        author = people[(k * 3 + len(ch.id)) % len(people)]
+        subject, body = POSTS[(k + len(ch.display_name)) % len(POSTS)]
+        when = s.now - dt.timedelta(hours=s.rng.randint(2, 24 * 30))
+        mention = people[(k + 1) % len(people)]
+        post = s.create(
+            Message,
+            channel_id=ch.id,
+            author_email=author.email,
+            author_name=author.name,
+            subject=subject,
+            body=body,
+            importance="high" if subject == "Action needed" else "normal",
+            mentions=(mention.email,) if k % 2 == 0 and mention.key != author.key else (),
+            created_at=when,
+        )
+        replies = k % 3
+        for j in range(replies):
+            who = people[(k + j + 2) % len(people)]
+            s.create(
+                Message,
+                channel_id=ch.id,
+                reply_to_id=post.id,
+                author_email=who.email,
+                author_name=who.name,
+                body=REPLIES[(k + j) % len(REPLIES)],
+                created_at=when + dt.timedelta(minutes=10 * (j + 1)),
+            )
+        if replies:
+            s.update(post, reply_count=replies)

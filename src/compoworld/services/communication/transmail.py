@@ -19,9 +19,10 @@ import hashlib
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
@@ -39,7 +40,9 @@ from compoworld.engine.types import (
     Title,
     TrackingNumber,
 )
-from compoworld.world import commerce as links
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
+from compoworld.world.commerce import first_order_numbers
 
 __all__ = ["service"]
 
@@ -68,10 +71,8 @@ EventType = Literal["delivered", "bounce", "open", "click", "spam_complaint", "u
 _VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-class DnsRecord(BaseModel):
+class DnsRecord(Value):
     """A DNS record to publish for a sending domain."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     type: Literal["TXT", "CNAME"] = Field(description="Record type.")
     host: str = Field(description="Host name of the record.")
@@ -352,11 +353,9 @@ def _example_add_domain(ctx: Ctx) -> dict[str, Any]:
     return {"domain": f"notify.{ctx.population.home.domain}"}
 
 
-def _example_verify(ctx: Ctx) -> dict[str, Any] | None:
-    for d in ctx.where(SenderDomain, status="pending"):
-        if _owned_domain(ctx, d.domain):
-            return {"sender_domain_id": d.id}
-    return None
+_example_verify = first_example(
+    SenderDomain, "sender_domain_id", where={"status": "pending"}, match=lambda ctx, d: _owned_domain(ctx, d.domain)
+)
 
 
 def _example_sender(ctx: Ctx) -> dict[str, Any]:
@@ -379,11 +378,6 @@ def _example_preview(ctx: Ctx) -> dict[str, Any] | None:
     if tpl is None:
         return None
     return {"template_id": tpl.id, "variables": {v: "x" for v in tpl.variables}}
-
-
-def _example_event(ctx: Ctx) -> dict[str, Any] | None:
-    msg = ctx.first(Message, status="sent")
-    return None if msg is None else {"message_id": msg.id, "event": "delivered"}
 
 
 # -- domains and senders ----------------------------------------------------------------------
@@ -591,7 +585,11 @@ class EventResult(BaseModel):
     suppression: Suppression | None = Field(description="The suppression the event created, if any.")
 
 
-@service.tool(intent="record a delivery event for the e-mail", write=True, example=_example_event)
+@service.tool(
+    intent="record a delivery event for the e-mail",
+    write=True,
+    example=first_example(Message, "message_id", where={"status": "sent"}, event="delivered"),
+)
 def record_event(
     ctx: Ctx, message_id: MessageId, event: EventType, bounce_type: Literal["hard", "soft"] | None = None
 ) -> EventResult:
@@ -785,9 +783,43 @@ TEMPLATES: tuple[tuple[str, str, str, str, Stream, bool], ...] = (
 def seed(s: SeedContext) -> None:
     """Verified company domains, senders, templates, order and newsletter mail with events and suppressions."""
     pop = s.population
-    rng = s.rng
     now = s.now
     home = pop.home.domain
+    orders, noreply, letter = _seed_domains_and_senders(s)
+    tpls = {
+        alias: s.create(
+            Template,
+            name=tname,
+            alias=alias,
+            subject=subject,
+            text_body=body,
+            stream=stream,
+            active=active,
+            updated_at=now - dt.timedelta(days=90),
+        )
+        for tname, alias, subject, body, stream, active in TEMPLATES
+    }
+    suppressed: set[tuple[str, str]] = set()
+    _seed_consumer_mail(s, tpls, orders, noreply, letter, suppressed)
+    # A few mails still in flight and one address the team suppressed by hand.
+    for p in pop.consumers[-3:]:
+        _seed_send(
+            s,
+            tpls["newsletter"],
+            letter,
+            p,
+            {"first_name": p.first_name, "unsubscribe_url": f"https://news.{home}/u/x"},
+            now - dt.timedelta(minutes=20),
+        )
+    manual = pop.consumers[1]
+    if (manual.email, "outbound") not in suppressed:
+        s.create(Suppression, email=manual.email, stream="outbound", reason="manual", created_at=now)
+
+
+def _seed_domains_and_senders(s: SeedContext) -> tuple[Sender, Sender, Sender]:
+    """The verified company and newsletter domains, two pending ones, and senders; returns orders, noreply, news."""
+    now = s.now
+    home = s.population.home.domain
     base = home.split(".")[0]
     main = s.create(
         SenderDomain,
@@ -807,64 +839,73 @@ def seed(s: SeedContext) -> None:
     )
     s.create(SenderDomain, domain=f"alerts.{home}", dns_records=_dns_for(f"alerts.{home}"), created_at=now)
     s.create(SenderDomain, domain=f"{base}-deals.com", dns_records=_dns_for(f"{base}-deals.com"), created_at=now)
-    name = pop.home.name
+    name = s.population.home.name
     orders = s.create(
         Sender, from_email=f"orders@{home}", from_name=f"{name} Orders", reply_to=f"support@{home}", domain_id=main.id
     )
     s.create(Sender, from_email=f"billing@{home}", from_name=f"{name} Billing", domain_id=main.id)
     noreply = s.create(Sender, from_email=f"noreply@{home}", from_name=name, domain_id=main.id)
     letter = s.create(Sender, from_email=f"hello@news.{home}", from_name=f"{name} News", domain_id=news.id)
-    tpls = {}
-    for tname, alias, subject, body, stream, active in TEMPLATES:
-        tpls[alias] = s.create(
-            Template,
-            name=tname,
-            alias=alias,
-            subject=subject,
-            text_body=body,
+    return orders, noreply, letter
+
+
+def _seed_send(
+    s: SeedContext, tpl: Template, snd: Sender, person: Person, values: dict[str, str], when: dt.datetime, **kw: Any
+) -> Message:
+    """The template rendered with ``values`` and sent to the person at ``when``."""
+    return s.create(
+        Message,
+        stream=tpl.stream,
+        from_email=snd.from_email,
+        from_name=snd.from_name,
+        to=person.email,
+        to_name=person.name,
+        reply_to=snd.reply_to,
+        subject=_render(tpl.subject, values),
+        text_body=_render(tpl.text_body, values),
+        template_id=tpl.id,
+        tag=tpl.alias,
+        sent_at=when,
+        updated_at=when + dt.timedelta(minutes=2),
+        **kw,
+    )
+
+
+def _seed_suppress(
+    s: SeedContext, suppressed: set[tuple[str, str]], email: str, stream: Stream, reason: str, msg: Message
+) -> None:
+    """Suppress the address on the stream, once, five minutes after the message that caused it."""
+    if (email, stream) not in suppressed:
+        suppressed.add((email, stream))
+        s.create(
+            Suppression,
+            email=email,
             stream=stream,
-            active=active,
-            updated_at=now - dt.timedelta(days=90),
+            reason=reason,
+            origin_message_id=msg.id,
+            created_at=msg.sent_at + dt.timedelta(minutes=5),
         )
 
-    def send(tpl: Template, snd: Sender, person: Any, values: dict[str, str], when: dt.datetime, **kw: Any) -> Message:
-        return s.create(
-            Message,
-            stream=tpl.stream,
-            from_email=snd.from_email,
-            from_name=snd.from_name,
-            to=person.email,
-            to_name=person.name,
-            reply_to=snd.reply_to,
-            subject=_render(tpl.subject, values),
-            text_body=_render(tpl.text_body, values),
-            template_id=tpl.id,
-            tag=tpl.alias,
-            sent_at=when,
-            updated_at=when + dt.timedelta(minutes=2),
-            **kw,
-        )
 
-    suppressed: set[tuple[str, str]] = set()
-
-    def suppress(email: str, stream: Stream, reason: str, msg: Message) -> None:
-        if (email, stream) not in suppressed:
-            suppressed.add((email, stream))
-            s.create(
-                Suppression,
-                email=email,
-                stream=stream,
-                reason=reason,
-                origin_message_id=msg.id,
-                created_at=msg.sent_at + dt.timedelta(minutes=5),
-            )
-
-    for i, p in enumerate(pop.consumers):
-        when = now - dt.timedelta(hours=rng.randint(24, 24 * 30))
-        if links.places_first_order(i):
-            order = links.first_order_number(i)
+def _seed_consumer_mail(
+    s: SeedContext,
+    tpls: dict[str, Template],
+    orders: Sender,
+    noreply: Sender,
+    letter: Sender,
+    suppressed: set[tuple[str, str]],
+) -> None:
+    """Order confirmations (hard bounces suppressed), password resets and the newsletter with its complaints."""
+    rng = s.rng
+    home = s.population.home.domain
+    first_orders = first_order_numbers(s.population)
+    for i, p in enumerate(s.population.consumers):
+        when = s.now - dt.timedelta(hours=rng.randint(24, 24 * 30))
+        order = first_orders.get(p.email)
+        if order is not None:
             status = "bounced" if i % 17 == 9 else "delivered"
-            msg = send(
+            msg = _seed_send(
+                s,
                 tpls["order-confirmation"],
                 orders,
                 p,
@@ -876,9 +917,10 @@ def seed(s: SeedContext) -> None:
                 open_count=(i % 3) if status == "delivered" else 0,
             )
             if status == "bounced":
-                suppress(p.email, "outbound", "hard_bounce", msg)
+                _seed_suppress(s, suppressed, p.email, "outbound", "hard_bounce", msg)
         if i % 5 == 2 and (p.email, "outbound") not in suppressed:
-            msg = send(
+            _seed_send(
+                s,
                 tpls["password-reset"],
                 orders if i % 2 else noreply,
                 p,
@@ -889,30 +931,19 @@ def seed(s: SeedContext) -> None:
                 click_count=1,
             )
         if i % 2 == 0:
-            msg = send(
+            msg = _seed_send(
+                s,
                 tpls["newsletter"],
                 letter,
                 p,
                 {"first_name": p.first_name, "unsubscribe_url": f"https://news.{home}/u/{i}"},
-                now - dt.timedelta(days=3, hours=i % 12),
+                s.now - dt.timedelta(days=3, hours=i % 12),
                 status="delivered",
                 open_count=1 if i % 4 == 0 else 0,
                 spam_complaint=i % 23 == 8,
             )
             if i % 23 == 8:
-                suppress(p.email, "broadcast", "spam_complaint", msg)
-                suppress(p.email, "outbound", "spam_complaint", msg)
+                _seed_suppress(s, suppressed, p.email, "broadcast", "spam_complaint", msg)
+                _seed_suppress(s, suppressed, p.email, "outbound", "spam_complaint", msg)
             elif i % 6 == 4:
-                suppress(p.email, "broadcast", "unsubscribe", msg)
-    # A few mails still in flight and one address the team suppressed by hand.
-    for p in pop.consumers[-3:]:
-        send(
-            tpls["newsletter"],
-            letter,
-            p,
-            {"first_name": p.first_name, "unsubscribe_url": f"https://news.{home}/u/x"},
-            now - dt.timedelta(minutes=20),
-        )
-    manual = pop.consumers[1]
-    if (manual.email, "outbound") not in suppressed:
-        s.create(Suppression, email=manual.email, stream="outbound", reason="manual", created_at=now)
+                _seed_suppress(s, suppressed, p.email, "broadcast", "unsubscribe", msg)

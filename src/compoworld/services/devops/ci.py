@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import RuleViolation
@@ -27,6 +27,9 @@ from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FileLink, IdOf, Percent, PersonName, Quantity, Title, Url
+from compoworld.services.devops._shared import org_handle
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
 
 __all__ = ["service"]
 
@@ -64,20 +67,16 @@ FINISHED: tuple[str, ...] = ("success", "failed", "canceled", "not_run")
 ACTIVE_WF: tuple[str, ...] = ("running", "failing", "on_hold")
 
 
-class JobSpec(BaseModel):
+class JobSpec(Value):
     """One job of a workflow in the project's config."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: JobName = Field(description="Job name, unique in the workflow.")
     type: JobType = Field(default="build", description="build (runs steps) or approval (waits for a person).")
     requires: list[JobName] = Field(default_factory=list, description="Jobs that must succeed before this one runs.")
 
 
-class WorkflowSpec(BaseModel):
+class WorkflowSpec(Value):
     """One workflow of the project's config."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: JobName = Field(description="Workflow name, unique in the config.")
     branches: list[Branch] = Field(
@@ -409,13 +408,6 @@ def _example_trigger(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_report(ctx: Ctx) -> dict[str, Any] | None:
-    job = ctx.first(Job, status="running")
-    if job is None:
-        return None
-    return {"job_id": job.id, "result": "success", "artifact_paths": ["reports/junit.xml"]}
-
-
 def _allowed_approver(ctx: Ctx, job: Job) -> str | None:
     project = ctx.get(Project, job.project_id)
     pipeline = ctx.get(Pipeline, ctx.get(Workflow, job.workflow_id).pipeline_id)
@@ -440,16 +432,6 @@ def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
         if wf is not None:
             return {"workflow_id": wf.id, "canceled_by_email": ctx.get(Pipeline, wf.pipeline_id).triggered_by_email}
     return None
-
-
-def _example_rerun(ctx: Ctx) -> dict[str, Any] | None:
-    wf = ctx.first(Workflow, status="failed")
-    return None if wf is None else {"workflow_id": wf.id, "from_failed": True}
-
-
-def _example_insights(ctx: Ctx) -> dict[str, Any] | None:
-    wf = ctx.first(Workflow)
-    return None if wf is None else {"project_id": wf.project_id, "workflow_name": wf.name}
 
 
 # -- domain tools -----------------------------------------------------------------------------
@@ -549,7 +531,13 @@ class JobResult(BaseModel):
     artifacts: list[Artifact] = Field(description="Artifacts stored by the job.")
 
 
-@service.tool(intent="report the job's result", write=True, example=_example_report)
+@service.tool(
+    intent="report the job's result",
+    write=True,
+    example=first_example(
+        Job, "job_id", where={"status": "running"}, result="success", artifact_paths=["reports/junit.xml"]
+    ),
+)
 def report_job_result(
     ctx: Ctx,
     job_id: JobId,
@@ -658,7 +646,11 @@ def cancel_workflow(ctx: Ctx, workflow_id: WorkflowId, canceled_by_email: Email)
     return _cancel(ctx, wf, canceled_by_email)
 
 
-@service.tool(intent="rerun the workflow", write=True, example=_example_rerun)
+@service.tool(
+    intent="rerun the workflow",
+    write=True,
+    example=first_example(Workflow, "workflow_id", where={"status": "failed"}, from_failed=True),
+)
 def rerun_workflow(ctx: Ctx, workflow_id: WorkflowId, from_failed: bool = False) -> Workflow:
     """Rerun a finished workflow as a new workflow of the same pipeline.
 
@@ -715,7 +707,10 @@ class Insights(BaseModel):
     last_status: WorkflowStatus | None = Field(description="Status of the latest run.")
 
 
-@service.tool(intent="look up the workflow's success rate", example=_example_insights)
+@service.tool(
+    intent="look up the workflow's success rate",
+    example=first_example(Workflow, None, fields={"project_id": "project_id", "workflow_name": "name"}),
+)
 def workflow_insights(ctx: Ctx, project_id: ProjectId, workflow_name: JobName) -> Insights:
     """Summarise every run of one workflow of a project: success rate and mean duration.
 
@@ -748,12 +743,11 @@ def workflow_insights(ctx: Ctx, project_id: ProjectId, workflow_name: JobName) -
     )
 
 
-def _example_env(ctx: Ctx) -> dict[str, Any] | None:
-    project = ctx.first(Project)
-    return None if project is None else {"project_id": project.id, "name": "DEPLOY_TOKEN", "value": "s3cr3t-9876"}
-
-
-@service.tool(intent="set a secret environment variable on the project", write=True, example=_example_env)
+@service.tool(
+    intent="set a secret environment variable on the project",
+    write=True,
+    example=first_example(Project, "project_id", name="DEPLOY_TOKEN", value="s3cr3t-9876"),
+)
 def set_env_var(
     ctx: Ctx,
     project_id: ProjectId,
@@ -829,9 +823,8 @@ def seed(s: SeedContext) -> None:
     """Engineers as CI users; the code host's repositories as projects with pipelines in every state."""
     pop = s.population
     rng = s.rng
-    now = s.now
-    org = pop.home.domain.split(".")[0]
-    engineers = [p for p in pop.employees if p.department == "Engineering"] or list(pop.employees[:6])
+    org = org_handle(pop)
+    engineers = pop.staff("Engineering", fallback=6)
     emails = []
     for p in engineers:
         login = p.email.split("@")[0].replace(".", "-").replace("_", "-")[:39]
@@ -840,7 +833,7 @@ def seed(s: SeedContext) -> None:
     leads = [p.email for p in engineers if "Manager" in p.job_title or "Senior" in p.job_title] or emails[:2]
     for r, (name, deploys) in enumerate(REPOS):
         config = [BUILD, DEPLOY] if deploys else [BUILD]
-        created = now - dt.timedelta(days=300 - 20 * r)
+        created = s.ago(days=300 - 20 * r)
         project = s.create(
             Project,
             slug=f"gh/{org}/{name}",
@@ -861,7 +854,7 @@ def seed(s: SeedContext) -> None:
             who = emails[(r * 3 + k) % len(emails)]
             if outcome == "on_hold" and who in project.deploy_approvers:
                 who = next(e for e in emails if e not in project.deploy_approvers)
-            at = now - dt.timedelta(hours=6 * (len(RUNS) - k) + r)
+            at = s.ago(hours=6 * (len(RUNS) - k) + r)
             pipeline = s.create(
                 Pipeline,
                 project_id=project.id,

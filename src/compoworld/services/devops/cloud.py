@@ -21,14 +21,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, Record
-from compoworld.engine.service import Service
+from compoworld.engine.service import ExampleFn, Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Cents, Currency, DateTime, Email, IdOf, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
 
 __all__ = ["service"]
 
@@ -96,10 +98,8 @@ class InstanceType(Record):
     """Price currency."""
 
 
-class SecurityGroupRule(BaseModel):
+class SecurityGroupRule(Value):
     """An inbound rule."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     protocol: Literal["tcp", "udp", "icmp"] = Field(description="tcp, udp or icmp.")
     from_port: Annotated[int, Field(ge=0, le=65535)] = Field(description="First port.")
@@ -108,7 +108,7 @@ class SecurityGroupRule(BaseModel):
     description: str = Field(default="", max_length=200, description="What the rule is for.")
 
 
-class SecurityGroup(Record):
+class SecurityGroup(Created):
     """A firewall: the inbound traffic allowed to its instances."""
 
     id: GroupId
@@ -118,8 +118,6 @@ class SecurityGroup(Record):
     """What it protects."""
     rules: list[SecurityGroupRule] = Field(default_factory=list, max_length=60)
     """Inbound rules."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Instance(Record):
@@ -156,7 +154,7 @@ class Instance(Record):
     """When the state last changed."""
 
 
-class Volume(Record):
+class Volume(Created):
     """A block storage volume."""
 
     id: VolumeId
@@ -184,8 +182,6 @@ class Volume(Record):
     """Snapshot it was created from."""
     owner_email: Email
     """The Owner tag."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Snapshot(Record):
@@ -368,6 +364,10 @@ def _owner(ctx: Ctx) -> str:
     return inst.owner_email if inst else "ops@example.com"
 
 
+def _unprotected(state: str) -> ExampleFn:
+    return first_example(Instance, "instance_id", where={"state": state, "termination_protection": False})
+
+
 def _example_run(ctx: Ctx) -> dict[str, Any] | None:
     group = ctx.first(SecurityGroup)
     return {
@@ -378,16 +378,6 @@ def _example_run(ctx: Ctx) -> dict[str, Any] | None:
         "owner_email": _owner(ctx),
         "security_group_ids": [group.id] if group else [],
     }
-
-
-def _example_state(state: str) -> Any:
-    def example(ctx: Ctx) -> dict[str, Any] | None:
-        for inst in ctx.where(Instance, state=state):
-            if not inst.termination_protection:
-                return {"instance_id": inst.id}
-        return None
-
-    return example
 
 
 def _example_modify(ctx: Ctx) -> dict[str, Any] | None:
@@ -410,26 +400,6 @@ def _example_attach(ctx: Ctx) -> dict[str, Any] | None:
                 device = next(f"/dev/sd{c}" for c in "fghijklmnop" if f"/dev/sd{c}" not in used)
                 return {"volume_id": vol.id, "instance_id": inst.id, "device": device}
     return None
-
-
-def _example_detach(ctx: Ctx) -> dict[str, Any] | None:
-    for vol in ctx.where(Volume, state="in-use", is_root=False):
-        return {"volume_id": vol.id}
-    return None
-
-
-def _example_snapshot(ctx: Ctx) -> dict[str, Any] | None:
-    vol = ctx.first(Volume)
-    return (
-        None if vol is None else {"volume_id": vol.id, "description": "Before upgrade", "owner_email": vol.owner_email}
-    )
-
-
-def _example_ingress(ctx: Ctx) -> dict[str, Any] | None:
-    g = ctx.first(SecurityGroup)
-    if g is None:
-        return None
-    return {"security_group_id": g.id, "protocol": "tcp", "from_port": 8443, "to_port": 8443, "cidr": "10.20.0.0/16"}
 
 
 def _example_revoke(ctx: Ctx) -> dict[str, Any] | None:
@@ -550,7 +520,7 @@ def _transition(ctx: Ctx, instance_id: str, source: tuple[str, ...], target: str
     return ctx.update(inst, state=target, state_changed_at=ctx.now())
 
 
-@service.tool(intent="stop the instance", write=True, example=_example_state("running"))
+@service.tool(intent="stop the instance", write=True, example=_unprotected("running"))
 def stop_instance(ctx: Ctx, instance_id: InstanceId) -> Instance:
     """Stop a running instance: it keeps its volumes and private address but loses its public address.
 
@@ -561,7 +531,7 @@ def stop_instance(ctx: Ctx, instance_id: InstanceId) -> Instance:
     return ctx.update(inst, public_ip=None)
 
 
-@service.tool(intent="start the instance", write=True, example=_example_state("stopped"))
+@service.tool(intent="start the instance", write=True, example=_unprotected("stopped"))
 def start_instance(ctx: Ctx, instance_id: InstanceId) -> Instance:
     """Start a stopped instance, within the account's vCPU quota.
 
@@ -574,7 +544,7 @@ def start_instance(ctx: Ctx, instance_id: InstanceId) -> Instance:
     return _transition(ctx, instance_id, ("stopped",), "running", "start")
 
 
-@service.tool(intent="terminate the instance", write=True, destructive=True, example=_example_state("running"))
+@service.tool(intent="terminate the instance", write=True, destructive=True, example=_unprotected("running"))
 def terminate_instance(ctx: Ctx, instance_id: InstanceId) -> Instance:
     """Terminate an instance for good: delete-on-termination volumes are deleted, the others detached.
 
@@ -738,7 +708,11 @@ def attach_volume(ctx: Ctx, volume_id: VolumeId, instance_id: InstanceId, device
     return ctx.update(vol, state="in-use", instance_id=inst.id, device=device)
 
 
-@service.tool(intent="detach the volume", write=True, example=_example_detach)
+@service.tool(
+    intent="detach the volume",
+    write=True,
+    example=first_example(Volume, "volume_id", where={"state": "in-use", "is_root": False}),
+)
 def detach_volume(ctx: Ctx, volume_id: VolumeId) -> Volume:
     """Detach a volume from its instance; a running instance's root volume cannot be detached.
 
@@ -760,7 +734,11 @@ def detach_volume(ctx: Ctx, volume_id: VolumeId) -> Volume:
     return ctx.update(vol, state="available", instance_id=None, device=None, is_root=False)
 
 
-@service.tool(intent="snapshot the volume", write=True, example=_example_snapshot)
+@service.tool(
+    intent="snapshot the volume",
+    write=True,
+    example=first_example(Volume, "volume_id", fields={"owner_email": "owner_email"}, description="Before upgrade"),
+)
 def create_snapshot(ctx: Ctx, volume_id: VolumeId, owner_email: Email, description: Text = "") -> Snapshot:
     """Take a snapshot of a volume (attached or not).
 
@@ -796,7 +774,13 @@ def _same(a: SecurityGroupRule, b: SecurityGroupRule) -> bool:
     return (a.protocol, a.from_port, a.to_port, a.cidr) == (b.protocol, b.from_port, b.to_port, b.cidr)
 
 
-@service.tool(intent="open a port in the security group", write=True, example=_example_ingress)
+@service.tool(
+    intent="open a port in the security group",
+    write=True,
+    example=first_example(
+        SecurityGroup, "security_group_id", protocol="tcp", from_port=8443, to_port=8443, cidr="10.20.0.0/16"
+    ),
+)
 def authorize_ingress(
     ctx: Ctx,
     security_group_id: GroupId,
@@ -939,7 +923,16 @@ MACHINES: tuple[tuple[str, str, Image, Zone, str, bool, bool], ...] = (
 def seed(s: SeedContext) -> None:
     """Instance types, security groups, the company's machines in every state with volumes and snapshots."""
     pop = s.population
-    now = s.now
+    _seed_instance_types(s)
+    groups_ = _seed_security_groups(s)
+    engineers = pop.staff("Engineering", fallback=4)
+    ops = pop.staff("Operations", fallback=0) or engineers
+    engineer_emails = [p.email for p in engineers]
+    _seed_machines(s, groups_, engineer_emails, ops[0].email)
+    _seed_spare_volumes(s, engineer_emails)
+
+
+def _seed_instance_types(s: SeedContext) -> None:
     for name, vcpus, mem, arch, price, max_vols in TYPES:
         s.create(
             InstanceType,
@@ -950,6 +943,10 @@ def seed(s: SeedContext) -> None:
             max_volumes=max_vols,
             monthly_price=price,
         )
+
+
+def _seed_security_groups(s: SeedContext) -> dict[str, SecurityGroup]:
+    """The groups by name; legacy-ftp is left without rules or instances."""
     web = s.create(
         SecurityGroup,
         name="web",
@@ -958,7 +955,7 @@ def seed(s: SeedContext) -> None:
             SecurityGroupRule(protocol="tcp", from_port=443, to_port=443, cidr="0.0.0.0/0", description="HTTPS"),
             SecurityGroupRule(protocol="tcp", from_port=80, to_port=80, cidr="0.0.0.0/0", description="HTTP"),
         ],
-        created_at=now - dt.timedelta(days=300),
+        created_at=s.ago(days=300),
     )
     ssh = s.create(
         SecurityGroup,
@@ -967,28 +964,30 @@ def seed(s: SeedContext) -> None:
         rules=[
             SecurityGroupRule(protocol="tcp", from_port=22, to_port=22, cidr="198.51.100.0/24", description="Office")
         ],
-        created_at=now - dt.timedelta(days=300),
+        created_at=s.ago(days=300),
     )
     internal = s.create(
         SecurityGroup,
         name="internal",
         description="Traffic inside the network",
         rules=[SecurityGroupRule(protocol="tcp", from_port=0, to_port=65535, cidr="10.0.0.0/16", description="VPC")],
-        created_at=now - dt.timedelta(days=300),
+        created_at=s.ago(days=300),
     )
-    s.create(
-        SecurityGroup, name="legacy-ftp", description="Old FTP access (unused)", created_at=now - dt.timedelta(days=700)
-    )
-    engineers = [p for p in pop.employees if p.department == "Engineering"] or list(pop.employees[:4])
-    ops = [p for p in pop.employees if p.department == "Operations"] or engineers
+    s.create(SecurityGroup, name="legacy-ftp", description="Old FTP access (unused)", created_at=s.ago(days=700))
+    return {"web": web, "bastion-ssh": ssh, "internal": internal}
+
+
+def _seed_machines(
+    s: SeedContext, groups_: dict[str, SecurityGroup], engineer_emails: list[str], ops_email: str
+) -> None:
+    """The machines of MACHINES, each with its disks unless terminated; every fourth belongs to operations."""
     subnet = {"eu-central-1a": 1, "eu-central-1b": 2, "eu-central-1c": 3}
+    web, ssh, internal = groups_["web"].id, groups_["bastion-ssh"].id, groups_["internal"].id
     for k, (name, type_name, image, zone, state, public, protected) in enumerate(MACHINES):
-        owner = engineers[k % len(engineers)].email if k % 4 != 3 else ops[0].email
-        launched = now - dt.timedelta(days=200 - 15 * k)
-        groups_ = (
-            (web.id, internal.id)
-            if public and name.startswith("web")
-            else ((ssh.id,) if name == "bastion" else (internal.id,))
+        owner = engineer_emails[k % len(engineer_emails)] if k % 4 != 3 else ops_email
+        launched = s.ago(days=200 - 15 * k)
+        group_ids = (
+            (web, internal) if public and name.startswith("web") else ((ssh,) if name == "bastion" else (internal,))
         )
         inst = s.create(
             Instance,
@@ -1000,61 +999,70 @@ def seed(s: SeedContext) -> None:
             state=state,
             private_ip=f"10.0.{subnet[zone]}.{10 + k}",
             public_ip=f"3.120.1.{20 + k}" if public and state == "running" else None,
-            security_group_ids=groups_,
+            security_group_ids=group_ids,
             owner_email=owner,
-            cost_center="Operations" if owner == ops[0].email else "Engineering",
+            cost_center="Operations" if owner == ops_email else "Engineering",
             termination_protection=protected,
             launched_at=launched,
-            state_changed_at=launched if state == "running" else now - dt.timedelta(days=3 + k),
+            state_changed_at=launched if state == "running" else s.ago(days=3 + k),
         )
-        if state == "terminated":
-            continue
-        root = s.create(
+        if state != "terminated":
+            _seed_disks(s, inst, k, launched)
+
+
+def _seed_disks(s: SeedContext, inst: Instance, k: int, launched: dt.datetime) -> None:
+    """The machine's root volume, a data volume for the busy ones, and their backups."""
+    now, name, zone, owner = s.now, inst.name, inst.availability_zone, inst.owner_email
+    root = s.create(
+        Volume,
+        size_gib=30 if "web" in name else 20,
+        volume_type="gp3",
+        iops=3000,
+        availability_zone=zone,
+        state="in-use",
+        instance_id=inst.id,
+        device=ROOT_DEVICE,
+        is_root=True,
+        delete_on_termination=True,
+        owner_email=owner,
+        created_at=launched,
+    )
+    if name in ("data-pipeline", "api-server-1", "ci-runner-1"):
+        data = s.create(
             Volume,
-            size_gib=30 if "web" in name else 20,
-            volume_type="gp3",
-            iops=3000,
+            size_gib=500 if name == "data-pipeline" else 200,
+            volume_type="st1" if name == "data-pipeline" else ("io2" if name == "api-server-1" else "gp3"),
+            iops=None if name == "data-pipeline" else (8000 if name == "api-server-1" else 3000),
             availability_zone=zone,
             state="in-use",
             instance_id=inst.id,
-            device=ROOT_DEVICE,
-            is_root=True,
-            delete_on_termination=True,
+            device="/dev/sdf",
             owner_email=owner,
-            created_at=launched,
+            created_at=launched + dt.timedelta(days=1),
         )
-        if name in ("data-pipeline", "api-server-1", "ci-runner-1"):
-            data = s.create(
-                Volume,
-                size_gib=500 if name == "data-pipeline" else 200,
-                volume_type="st1" if name == "data-pipeline" else ("io2" if name == "api-server-1" else "gp3"),
-                iops=None if name == "data-pipeline" else (8000 if name == "api-server-1" else 3000),
-                availability_zone=zone,
-                state="in-use",
-                instance_id=inst.id,
-                device="/dev/sdf",
-                owner_email=owner,
-                created_at=launched + dt.timedelta(days=1),
-            )
-            s.create(
-                Snapshot,
-                volume_id=data.id,
-                size_gib=data.size_gib,
-                encrypted=True,
-                description=f"Nightly backup of {name}",
-                owner_email=owner,
-                created_at=now - dt.timedelta(days=1),
-            )
-        if k == 0:
-            s.create(
-                Snapshot,
-                volume_id=root.id,
-                size_gib=root.size_gib,
-                encrypted=True,
-                description="Golden image before the OS upgrade",
-                owner_email=owner,
-                created_at=now - dt.timedelta(days=40),
-            )
+        s.create(
+            Snapshot,
+            volume_id=data.id,
+            size_gib=data.size_gib,
+            encrypted=True,
+            description=f"Nightly backup of {name}",
+            owner_email=owner,
+            created_at=now - dt.timedelta(days=1),
+        )
+    if k == 0:
+        s.create(
+            Snapshot,
+            volume_id=root.id,
+            size_gib=root.size_gib,
+            encrypted=True,
+            description="Golden image before the OS upgrade",
+            owner_email=owner,
+            created_at=now - dt.timedelta(days=40),
+        )
+
+
+def _seed_spare_volumes(s: SeedContext, engineer_emails: list[str]) -> None:
+    """Two unattached volumes nobody cleaned up."""
     for k, (size, vtype, spare_zone) in enumerate(((100, "gp3", "eu-central-1a"), (250, "sc1", "eu-central-1b"))):
         s.create(
             Volume,
@@ -1063,6 +1071,6 @@ def seed(s: SeedContext) -> None:
             iops=3000 if vtype == "gp3" else None,
             availability_zone=spare_zone,
             state="available",
-            owner_email=engineers[(k + 1) % len(engineers)].email,
-            created_at=now - dt.timedelta(days=30 + k),
+            owner_email=engineer_emails[(k + 1) % len(engineer_emails)],
+            created_at=s.ago(days=30 + k),
         )

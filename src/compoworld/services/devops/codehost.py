@@ -19,7 +19,9 @@ within a repository; merging closes the issues the pull request says it fixes.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
@@ -30,6 +32,10 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, PersonName, Text, Title, Url
+from compoworld.services.devops._shared import org_handle
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -88,7 +94,7 @@ FAILING: tuple[str, ...] = ("failure", "cancelled", "timed_out", "action_require
 _CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)\b", re.IGNORECASE)
 
 
-class User(Record):
+class User(Created):
     """An engineer of the company with an account on the code host."""
 
     id: UserId
@@ -100,11 +106,9 @@ class User(Record):
     """Full name."""
     role: Literal["member", "admin"] = "member"
     """Organization role; admins manage branch protection and may dismiss reviews on protected branches."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the account was created."""
 
 
-class Repository(Record):
+class Repository(Created):
     """A git repository of the company's organization."""
 
     id: RepositoryId
@@ -126,11 +130,9 @@ class Repository(Record):
     """Project website."""
     pushed_at: DateTime | None = None
     """When a commit last landed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the repository was created."""
 
 
-class Branch(Record):
+class Branch(Created):
     """A branch of a repository with its protection rules."""
 
     id: BranchId
@@ -148,8 +150,6 @@ class Branch(Record):
     """Whether every check must have completed successfully (none pending) before merging into this branch."""
     dismiss_stale_reviews: bool = False
     """Whether approvals stop counting once new commits are pushed to the pull request."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the branch was created."""
 
 
 class Commit(Record):
@@ -260,7 +260,7 @@ class Review(Record):
     """When the review was submitted."""
 
 
-class CheckRun(Record):
+class CheckRun(Created):
     """One CI check (build, tests, lint …) run on a commit."""
 
     id: CheckRunId
@@ -280,11 +280,9 @@ class CheckRun(Record):
     """When it started running."""
     completed_at: DateTime | None = None
     """When it completed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class Release(Record):
+class Release(Created):
     """A named release of a repository at a tag."""
 
     id: ReleaseId
@@ -308,8 +306,6 @@ class Release(Record):
     """Who created it."""
     published_at: DateTime | None = None
     """When it was published."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 # -- guards ---------------------------------------------------------------------------------
@@ -527,11 +523,6 @@ releases = service.resource(
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _org(home_domain: str) -> str:
-    """The organization's login: the first label of the home company's domain."""
-    return home_domain.split(".")[0]
-
-
 def _new_sha(ctx: Ctx) -> str:
     while True:
         sha = f"{ctx.rng.getrandbits(160):040x}"
@@ -680,12 +671,9 @@ def _live_repo(ctx: Ctx) -> Repository | None:
 # -- repositories and branches --------------------------------------------------------------
 
 
-def _ex_create_repository(ctx: Ctx) -> dict[str, Any] | None:
-    user = ctx.first(User)
-    return None if user is None else {"name": "conformance-sandbox", "creator_id": user.id}
-
-
-@service.tool(intent="create a repository", write=True, example=_ex_create_repository)
+@service.tool(
+    intent="create a repository", write=True, example=first_example(User, "creator_id", name="conformance-sandbox")
+)
 def create_repository(
     ctx: Ctx,
     name: RepoName,
@@ -725,7 +713,7 @@ def create_repository(
     repo = ctx.create(
         Repository,
         name=name,
-        full_name=f"{_org(ctx.population.home.domain)}/{name}",
+        full_name=f"{org_handle(ctx.population)}/{name}",
         description=description,
         visibility=visibility,
         default_branch=default_branch,
@@ -1062,12 +1050,10 @@ def open_pull_request(
     )
 
 
-def _ex_mergeability(ctx: Ctx) -> dict[str, Any] | None:
-    pr = ctx.first(PullRequest, state="open")
-    return None if pr is None else {"pull_request_id": pr.id}
-
-
-@service.tool(intent="check whether the pull request can be merged", example=_ex_mergeability)
+@service.tool(
+    intent="check whether the pull request can be merged",
+    example=first_example(PullRequest, "pull_request_id", where={"state": "open"}),
+)
 def check_mergeability(ctx: Ctx, pull_request_id: PullRequestId) -> Mergeability:
     """Report whether a pull request can be merged now: its checks, its reviews and every blocker.
 
@@ -1356,14 +1342,17 @@ def _check_conclusion(status: str, conclusion: str | None) -> None:
         )
 
 
-def _ex_update_check(ctx: Ctx) -> dict[str, Any] | None:
-    for run in ctx.scan(CheckRun):
-        if run.status != "completed" and not ctx.get(Repository, run.repository_id).archived:
-            return {"check_run_id": run.id, "status": "completed", "conclusion": "success"}
-    return None
-
-
-@service.tool(intent="update the progress or result of the CI check", write=True, example=_ex_update_check)
+@service.tool(
+    intent="update the progress or result of the CI check",
+    write=True,
+    example=first_example(
+        CheckRun,
+        "check_run_id",
+        match=lambda ctx, run: run.status != "completed" and not ctx.get(Repository, run.repository_id).archived,
+        status="completed",
+        conclusion="success",
+    ),
+)
 def update_check_run(
     ctx: Ctx,
     check_run_id: CheckRunId,
@@ -1481,14 +1470,16 @@ def create_release(
     )
 
 
-def _ex_publish(ctx: Ctx) -> dict[str, Any] | None:
-    for rel in ctx.where(Release, draft=True):
-        if not ctx.get(Repository, rel.repository_id).archived:
-            return {"release_id": rel.id}
-    return None
-
-
-@service.tool(intent="publish the draft release", write=True, example=_ex_publish)
+@service.tool(
+    intent="publish the draft release",
+    write=True,
+    example=first_example(
+        Release,
+        "release_id",
+        where={"draft": True},
+        match=lambda ctx, rel: not ctx.get(Repository, rel.repository_id).archived,
+    ),
+)
 def publish_release(ctx: Ctx, release_id: ReleaseId) -> Release:
     """Publish a draft release.
 
@@ -1502,13 +1493,12 @@ def publish_release(ctx: Ctx, release_id: ReleaseId) -> Release:
     return ctx.update(rel, draft=False, published_at=ctx.now())
 
 
-def _ex_latest(ctx: Ctx) -> dict[str, Any] | None:
-    for rel in ctx.where(Release, draft=False, prerelease=False):
-        return {"repository_id": rel.repository_id}
-    return None
-
-
-@service.tool(intent="find the latest release", example=_ex_latest)
+@service.tool(
+    intent="find the latest release",
+    example=first_example(
+        Release, None, where={"draft": False, "prerelease": False}, fields={"repository_id": "repository_id"}
+    ),
+)
 def get_latest_release(ctx: Ctx, repository_id: RepositoryId) -> Release:
     """Get a repository's latest published full release (drafts and prereleases never count).
 
@@ -1573,10 +1563,29 @@ _SCENARIOS = ("mergeable", "failing", "unreviewed", "changes", "draft", "merged"
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Engineers as users; repositories with protected main branches, commits, issues, pull requests in every state."""
-    pop = s.population
-    rng = s.rng
-    org = _org(pop.home.domain)
-    engineers = [p for p in pop.employees if p.department == "Engineering"] or list(pop.employees[:6])
+    users = _seed_users(s)
+    shas: set[str] = set()
+    # Scenarios rotate across the live repositories, so that every scenario exists somewhere.
+    scenarios = itertools.cycle(_SCENARIOS)
+    for name, description, visibility, approvals, archived in _REPOS:
+        age = s.rng.randint(200, 900)
+        repo = s.create(
+            Repository,
+            name=name,
+            full_name=f"{org_handle(s.population)}/{name}",
+            description=description,
+            visibility=visibility,
+            archived=archived,
+            pushed_at=s.ago(days=s.rng.randint(1, 20)),
+            homepage=f"https://docs.{s.population.home.domain}" if name == "docs" else None,
+            created_at=s.ago(days=age),
+        )
+        _RepoHistory(s, repo, users, shas, approvals).seed(age, scenarios)
+
+
+def _seed_users(s: SeedContext) -> list[User]:
+    """The engineers, with unique logins; the first and the engineering managers are admins."""
+    engineers = s.population.staff("Engineering", fallback=6)
     users: list[User] = []
     logins: set[str] = set()
     for i, person in enumerate(engineers):
@@ -1592,213 +1601,248 @@ def seed(s: SeedContext) -> None:
                 email=person.email,
                 name=person.name,
                 role="admin" if admin else "member",
-                created_at=dt.datetime.combine(person.hire_date or s.now.date(), dt.time(10), tzinfo=dt.UTC),
+                created_at=utc_at(person.hire_date or s.now.date(), 10),
             )
         )
-    admins = [u for u in users if u.role == "admin"]
-    shas: set[str] = set()
+    return users
 
-    def sha() -> str:
+
+_Plan = tuple[str, str, str, str, int]
+"""A feature branch to seed: (branch, title, head sha, scenario, pull request number)."""
+
+_VERDICTS: dict[str, tuple[str, str]] = {
+    "mergeable": ("approved", "Looks good to me."),
+    "failing": ("approved", "LGTM once CI is green."),
+    "changes": ("changes_requested", "Please add tests for the edge cases."),
+    "merged": ("approved", "Ship it."),
+    "pending": ("approved", "Approving; waiting on CI."),
+    "unreviewed": ("commented", "Will take a closer look tomorrow."),
+}
+"""The review each scenario's pull request gets; the others get none."""
+
+
+class _RepoHistory:
+    """Seeds one repository's history: commits, issues, branches, pull requests, check runs and releases.
+
+    Args:
+        s: The seeding context; its random draws must keep their order, so the steps run in a fixed sequence.
+        repo: The repository.
+        users: Every user; authors are drawn from them.
+        shas: SHAs already used in the world.
+        approvals: Approvals main requires (0: main is unprotected).
+    """
+
+    def __init__(self, s: SeedContext, repo: Repository, users: list[User], shas: set[str], approvals: int) -> None:
+        self.s = s
+        self.rng = s.rng
+        self.repo = repo
+        self.users = users
+        self.admin_id = ([u for u in users if u.role == "admin"] or users)[0].id
+        self.shas = shas
+        self.approvals = approvals
+        self.domain = s.population.home.domain
+
+    def sha(self) -> str:
         while True:
-            value = f"{rng.getrandbits(160):040x}"
-            if value not in shas:
-                shas.add(value)
+            value = f"{self.rng.getrandbits(160):040x}"
+            if value not in self.shas:
+                self.shas.add(value)
                 return value
 
-    def ago(days: float) -> dt.datetime:
-        return s.now - dt.timedelta(days=days)
-
-    scenario_no = 0
-    for name, description, visibility, approvals, archived in _REPOS:
-        age = rng.randint(200, 900)
-        repo = s.create(
-            Repository,
-            name=name,
-            full_name=f"{org}/{name}",
-            description=description,
-            visibility=visibility,
-            archived=archived,
-            pushed_at=ago(rng.randint(1, 20)),
-            homepage=f"https://docs.{pop.home.domain}" if name == "docs" else None,
-            created_at=ago(age),
+    def commit(self, branch: str, message: str, parent: str | None, when: dt.datetime) -> str:
+        value = self.sha()
+        self.s.create(
+            Commit,
+            repository_id=self.repo.id,
+            sha=value,
+            branch=branch,
+            message=message,
+            author_id=self.rng.choice(self.users).id,
+            parent_sha=parent,
+            created_at=when,
         )
+        return value
 
-        def commit(branch: str, message: str, parent: str | None, when: dt.datetime, repo: Repository = repo) -> str:
-            value = sha()
-            s.create(
-                Commit,
-                repository_id=repo.id,
-                sha=value,
-                branch=branch,
-                message=message,
-                author_id=rng.choice(users).id,
-                parent_sha=parent,
-                created_at=when,
-            )
-            return value
-
-        main_head = commit("main", "Initial commit", None, ago(age))
+    def seed(self, age: int, scenarios: Iterator[str]) -> None:
+        main_head = self.commit("main", "Initial commit", None, self.s.ago(days=age))
         for msg in ("Set up CI workflow", "Add README and contributing guide"):
-            main_head = commit("main", msg, main_head, ago(rng.randint(30, age)))
+            main_head = self.commit("main", msg, main_head, self.s.ago(days=self.rng.randint(30, age)))
         # Issues first: their numbers come before the pull requests'.
-        issues_made: list[Issue] = []
+        issues = self.seed_issues()
+        plans = self.plan_branches(main_head, len(issues), scenarios)
+        merges: dict[str, str] = {}
+        for branch_name, title, _head, scenario, number in plans:
+            if scenario == "merged":
+                main_head = self.commit("main", f"{title} (#{number})", main_head, self.s.ago(days=1))
+                merges[branch_name] = main_head
+        main = self.seed_main(main_head, age)
+        open_issues = [i for i in issues if i.state == "open"]
+        for plan in plans:
+            branch = self.s.create(
+                Branch, repository_id=self.repo.id, name=plan[0], head_sha=plan[2], created_at=self.s.ago(days=20)
+            )
+            if plan[3] != "stale":
+                fixes = open_issues.pop(0) if open_issues and plan[3] in ("mergeable", "pending") else None
+                self.seed_pull_request(plan, branch, main, fixes, merges.get(plan[0]))
+        self.seed_releases(main_head)
+
+    def seed_issues(self) -> list[Issue]:
+        rng, pop, archived = self.rng, self.s.population, self.repo.archived
+        issues: list[Issue] = []
         for number, (title, labels) in enumerate(rng.sample(_ISSUES, k=rng.randint(3, 6)), start=1):
             closed = archived or rng.random() < 0.35
-            issues_made.append(
-                s.create(
+            issues.append(
+                self.s.create(
                     Issue,
-                    repository_id=repo.id,
+                    repository_id=self.repo.id,
                     number=number,
                     title=title,
                     labels=labels,
                     body=f"Seen in {rng.choice(pop.customers).name}'s account." if pop.customers else "",
                     state="closed" if closed else "open",
                     state_reason=rng.choice(("completed", "not_planned")) if closed else None,
-                    author_id=rng.choice(users).id,
-                    assignee_id=rng.choice(users).id if rng.random() < 0.7 else None,
-                    closed_at=ago(rng.randint(1, 30)) if closed else None,
-                    created_at=ago(rng.randint(31, 120)),
-                    updated_at=ago(rng.randint(0, 30)),
+                    author_id=rng.choice(self.users).id,
+                    assignee_id=rng.choice(self.users).id if rng.random() < 0.7 else None,
+                    closed_at=self.s.ago(days=rng.randint(1, 30)) if closed else None,
+                    created_at=self.s.ago(days=rng.randint(31, 120)),
+                    updated_at=self.s.ago(days=rng.randint(0, 30)),
                 )
             )
-        open_issues = [i for i in issues_made if i.state == "open"]
-        # Feature branches, each with a pull request in one scenario.
-        plans: list[tuple[str, str, str, str, int]] = []  # (branch, title, head sha, scenario, PR number)
-        number = len(issues_made)
-        for branch_name, title in rng.sample(_TOPICS, k=rng.randint(3, 5)):
-            if archived:
-                scenario = "merged" if len(plans) % 2 == 0 else "closed"
-            else:
-                scenario = _SCENARIOS[scenario_no % len(_SCENARIOS)]
-                scenario_no += 1
-            head = commit(branch_name, title, main_head, ago(rng.randint(2, 20)))
-            if rng.random() < 0.5:
-                head = commit(branch_name, f"Address review: {title.lower()}", head, ago(rng.randint(1, 2)))
+        return issues
+
+    def plan_branches(self, main_head: str, number: int, scenarios: Iterator[str]) -> list[_Plan]:
+        """Feature branches with their commits, each with a pull request in one scenario (none when stale)."""
+        plans: list[_Plan] = []
+        for branch_name, title in self.rng.sample(_TOPICS, k=self.rng.randint(3, 5)):
+            # An archived repository's pull requests all ended, merged or closed in turn.
+            ended = "merged" if len(plans) % 2 == 0 else "closed"
+            scenario = ended if self.repo.archived else next(scenarios)
+            head = self.commit(branch_name, title, main_head, self.s.ago(days=self.rng.randint(2, 20)))
+            if self.rng.random() < 0.5:
+                head = self.commit(
+                    branch_name, f"Address review: {title.lower()}", head, self.s.ago(days=self.rng.randint(1, 2))
+                )
             number += 0 if scenario == "stale" else 1
             plans.append((branch_name, title, head, scenario, number))
-        merges: dict[str, str] = {}
-        for branch_name, title, _head, scenario, number in plans:
-            if scenario == "merged":
-                main_head = commit("main", f"{title} (#{number})", main_head, ago(1))
-                merges[branch_name] = main_head
-        main = s.create(
+        return plans
+
+    def seed_main(self, main_head: str, age: int) -> Branch:
+        """The main branch, protected when it requires approvals, with green checks on its head."""
+        main = self.s.create(
             Branch,
-            repository_id=repo.id,
+            repository_id=self.repo.id,
             name="main",
             head_sha=main_head,
-            protected=approvals > 0,
-            required_approvals=approvals,
-            require_status_checks=approvals > 0,
-            dismiss_stale_reviews=name == "api-server",
-            created_at=ago(age),
+            protected=self.approvals > 0,
+            required_approvals=self.approvals,
+            require_status_checks=self.approvals > 0,
+            dismiss_stale_reviews=self.repo.name == "api-server",
+            created_at=self.s.ago(days=age),
         )
         for check in ("ci/build", "ci/test"):
-            s.create(
+            self.s.create(
                 CheckRun,
-                repository_id=repo.id,
+                repository_id=self.repo.id,
                 head_sha=main_head,
                 name=check,
                 status="completed",
                 conclusion="success",
-                started_at=ago(1),
-                completed_at=ago(0.9),
-                created_at=ago(1),
-                details_url=f"https://ci.{pop.home.domain}/{name}/{main_head[:8]}",
+                started_at=self.s.ago(days=1),
+                completed_at=self.s.ago(days=0.9),
+                created_at=self.s.ago(days=1),
+                details_url=f"https://ci.{self.domain}/{self.repo.name}/{main_head[:8]}",
             )
-        for branch_name, title, head, scenario, number in plans:
-            branch = s.create(Branch, repository_id=repo.id, name=branch_name, head_sha=head, created_at=ago(20))
-            if scenario == "stale":
-                continue
-            author = rng.choice(users)
-            reviewer = next((u for u in rng.sample(users, k=len(users)) if u.id != author.id), None)
-            fixes = open_issues.pop(0) if open_issues and scenario in ("mergeable", "pending") else None
-            state = {"merged": "merged", "closed": "closed"}.get(scenario, "open")
-            pr = s.create(
-                PullRequest,
-                repository_id=repo.id,
-                number=number,
-                title=title,
-                body=f"Fixes #{fixes.number}" if fixes else f"{title}. Tested locally.",
-                author_id=author.id,
-                head_branch_id=branch.id,
-                head_ref=branch_name,
-                base_branch_id=main.id,
-                base_ref="main",
-                state=state,
-                draft=scenario == "draft",
-                merged_at=ago(1) if state == "merged" else None,
-                merged_by_id=(admins or users)[0].id if state == "merged" else None,
-                merge_commit_sha=merges.get(branch_name),
-                created_at=ago(rng.randint(3, 20)),
-                updated_at=ago(1),
+        return main
+
+    def seed_pull_request(
+        self, plan: _Plan, branch: Branch, main: Branch, fixes: Issue | None, merge_sha: str | None
+    ) -> None:
+        """The branch's pull request, its check runs and its reviews, as its scenario has them."""
+        branch_name, title, head, scenario, number = plan
+        rng, users = self.rng, self.users
+        author = rng.choice(users)
+        reviewer = next((u for u in rng.sample(users, k=len(users)) if u.id != author.id), None)
+        state = {"merged": "merged", "closed": "closed"}.get(scenario, "open")
+        pr = self.s.create(
+            PullRequest,
+            repository_id=self.repo.id,
+            number=number,
+            title=title,
+            body=f"Fixes #{fixes.number}" if fixes else f"{title}. Tested locally.",
+            author_id=author.id,
+            head_branch_id=branch.id,
+            head_ref=branch_name,
+            base_branch_id=main.id,
+            base_ref="main",
+            state=state,
+            draft=scenario == "draft",
+            merged_at=self.s.ago(days=1) if state == "merged" else None,
+            merged_by_id=self.admin_id if state == "merged" else None,
+            merge_commit_sha=merge_sha,
+            created_at=self.s.ago(days=rng.randint(3, 20)),
+            updated_at=self.s.ago(days=1),
+        )
+        outcome = {"failing": "failure", "pending": None, "draft": None}.get(scenario, "success")
+        for check in ("ci/build", "ci/test"):
+            result = "success" if check == "ci/build" else outcome
+            self.s.create(
+                CheckRun,
+                repository_id=self.repo.id,
+                head_sha=head,
+                name=check,
+                status="completed" if result else rng.choice(("queued", "in_progress")),
+                conclusion=result,
+                started_at=self.s.ago(days=2),
+                completed_at=self.s.ago(days=1.9) if result else None,
+                details_url=f"https://ci.{self.domain}/{self.repo.name}/{head[:8]}",
+                created_at=self.s.ago(days=2),
             )
-            outcome = {"failing": "failure", "pending": None, "draft": None}.get(scenario, "success")
-            for check in ("ci/build", "ci/test"):
-                result = "success" if check == "ci/build" else outcome
-                s.create(
-                    CheckRun,
-                    repository_id=repo.id,
-                    head_sha=head,
-                    name=check,
-                    status="completed" if result else rng.choice(("queued", "in_progress")),
-                    conclusion=result,
-                    started_at=ago(2),
-                    completed_at=ago(1.9) if result else None,
-                    details_url=f"https://ci.{pop.home.domain}/{name}/{head[:8]}",
-                    created_at=ago(2),
-                )
-            if reviewer is None:
-                continue
-            verdicts = {
-                "mergeable": ("approved", "Looks good to me."),
-                "failing": ("approved", "LGTM once CI is green."),
-                "changes": ("changes_requested", "Please add tests for the edge cases."),
-                "merged": ("approved", "Ship it."),
-                "pending": ("approved", "Approving; waiting on CI."),
-                "unreviewed": ("commented", "Will take a closer look tomorrow."),
-            }
-            if scenario in verdicts:
-                verdict, text = verdicts[scenario]
-                s.create(
+        if reviewer is None:
+            return
+        if scenario in _VERDICTS:
+            verdict, text = _VERDICTS[scenario]
+            self.s.create(
+                Review,
+                pull_request_id=pr.id,
+                reviewer_id=reviewer.id,
+                state=verdict,
+                body=text,
+                commit_sha=head,
+                submitted_at=self.s.ago(days=1.5),
+            )
+        if scenario == "mergeable" and self.approvals > 1:
+            second = next((u for u in users if u.id not in (author.id, reviewer.id)), None)
+            if second is not None:
+                self.s.create(
                     Review,
                     pull_request_id=pr.id,
-                    reviewer_id=reviewer.id,
-                    state=verdict,
-                    body=text,
+                    reviewer_id=second.id,
+                    state="approved",
+                    body="Approved.",
                     commit_sha=head,
-                    submitted_at=ago(1.5),
+                    submitted_at=self.s.ago(days=1.2),
                 )
-            if scenario == "mergeable" and approvals > 1:
-                second = next((u for u in users if u.id not in (author.id, reviewer.id)), None)
-                if second is not None:
-                    s.create(
-                        Review,
-                        pull_request_id=pr.id,
-                        reviewer_id=second.id,
-                        state="approved",
-                        body="Approved.",
-                        commit_sha=head,
-                        submitted_at=ago(1.2),
-                    )
-        # Releases: two published, a release candidate, sometimes a draft.
-        major = rng.randint(1, 3)
+
+    def seed_releases(self, main_head: str) -> None:
+        """Two published releases, a release candidate, sometimes a draft."""
+        major = self.rng.randint(1, 3)
         for k, (minor, pre, draft) in enumerate(
             ((0, False, False), (1, False, False), (2, True, False), (2, False, True))
         ):
-            if k == 3 and rng.random() < 0.5:
+            if k == 3 and self.rng.random() < 0.5:
                 continue
             tag = f"v{major}.{minor}.0" + ("-rc.1" if pre else "")
-            s.create(
+            self.s.create(
                 Release,
-                repository_id=repo.id,
+                repository_id=self.repo.id,
                 tag_name=tag,
-                name=f"{name} {tag}",
+                name=f"{self.repo.name} {tag}",
                 body="Bug fixes and improvements.",
                 target_branch="main",
                 target_sha=main_head,
                 draft=draft,
                 prerelease=pre,
-                author_id=(admins or users)[0].id,
-                published_at=None if draft else ago(90 - 30 * k),
-                created_at=ago(91 - 30 * k),
+                author_id=self.admin_id,
+                published_at=None if draft else self.s.ago(days=90 - 30 * k),
+                created_at=self.s.ago(days=91 - 30 * k),
             )

@@ -31,6 +31,9 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Cents, CompanyName, Currency, Date, DateTime, Domain, Email, IdOf, Quantity
+from compoworld.services.devops._shared import org_handle
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import add_months
 
 __all__ = ["service"]
 
@@ -363,13 +366,6 @@ def _assigned_ns(name: str) -> tuple[str, str]:
     return (f"{a}.ns.waypoint.example", f"{b}.ns.waypoint.example")
 
 
-def _add_years(day: dt.date, years: int) -> dt.date:
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:  # 29 February
-        return day.replace(year=day.year + years, day=28)
-
-
 # -- examples ---------------------------------------------------------------------------------
 
 
@@ -396,21 +392,8 @@ def _example_ns(ctx: Ctx) -> dict[str, Any] | None:
     return None if reg is None else {"domain_id": reg.id, "nameservers": list(zone.name_servers)}
 
 
-def _example_transfer(ctx: Ctx) -> dict[str, Any] | None:
-    today = ctx.today()
-    for reg in ctx.where(Registration, locked=False, transfer_out_pending=False):
-        if _state(reg, today) == "active" and (today - reg.registered_on).days >= TRANSFER_WAIT_DAYS:
-            return {"domain_id": reg.id}
-    return None
-
-
 def _example_zone(ctx: Ctx) -> dict[str, Any]:
     return {"name": "new-product.io", "plan": "free"}
-
-
-def _example_activate(ctx: Ctx) -> dict[str, Any] | None:
-    zone = ctx.first(Zone, status="pending")
-    return None if zone is None else {"zone_id": zone.id}
 
 
 def _example_record(ctx: Ctx) -> dict[str, Any] | None:
@@ -469,7 +452,7 @@ def register_domain(
         registrant_company=registrant_company,
         registrant_email=registrant_email,
         registered_on=today,
-        expires_on=_add_years(today, years),
+        expires_on=add_months(today, 12 * years),
         auto_renew=auto_renew,
         locked=True,
     )
@@ -505,8 +488,8 @@ def renew_domain(ctx: Ctx, domain_id: DomainRegId, years: Annotated[int, Field(g
             hint="register it again if it is still available",
         )
     base = max(reg.expires_on, today)
-    new_expiry = _add_years(base, years)
-    if new_expiry > _add_years(today, MAX_YEARS):
+    new_expiry = add_months(base, 12 * years)
+    if new_expiry > add_months(today, 12 * MAX_YEARS):
         left = MAX_YEARS - (base.year - today.year) - (1 if (base.month, base.day) > (today.month, today.day) else 0)
         raise RuleViolation(
             f"{reg.name} cannot be registered more than {MAX_YEARS} years ahead",
@@ -546,7 +529,18 @@ class TransferCode(BaseModel):
     auth_code: str = Field(description="Give this code to the new registrar.")
 
 
-@service.tool(intent="start transferring the domain away", write=True, example=_example_transfer)
+@service.tool(
+    intent="start transferring the domain away",
+    write=True,
+    example=first_example(
+        Registration,
+        "domain_id",
+        where={"locked": False, "transfer_out_pending": False},
+        match=lambda ctx, reg: (
+            _state(reg, ctx.today()) == "active" and (ctx.today() - reg.registered_on).days >= TRANSFER_WAIT_DAYS
+        ),
+    ),
+)
 def request_transfer_out(ctx: Ctx, domain_id: DomainRegId) -> TransferCode:
     """Get the authorisation code to transfer a domain to another registrar.
 
@@ -641,7 +635,9 @@ def create_zone(ctx: Ctx, name: Domain, plan: Literal["free", "pro", "business"]
     return zone
 
 
-@service.tool(intent="activate the zone", write=True, example=_example_activate)
+@service.tool(
+    intent="activate the zone", write=True, example=first_example(Zone, "zone_id", where={"status": "pending"})
+)
 def activate_zone(ctx: Ctx, zone_id: ZoneId) -> Zone:
     """Check the delegation of a pending zone and activate it when the domain uses both assigned nameservers.
 
@@ -757,7 +753,7 @@ def resolve_name(ctx: Ctx, name: HostName, type: RecordType = "A") -> Answer:
             recs = ctx.where(DnsRecord, zone_id=zone.id, name=wildcard)
         cname = next((r for r in recs if r.type == "CNAME"), None)
         if cname is not None and type != "CNAME":
-            if cname.proxied and type in ("A", "AAAA"):
+            if cname.proxied and not zone.paused and type in ("A", "AAAA"):
                 return Answer(
                     name=name,
                     type=type,
@@ -799,7 +795,7 @@ class ZoneFile(BaseModel):
     text: str = Field(description="The zone file.")
 
 
-@service.tool(intent="export the zone file", example=_example_activate)
+@service.tool(intent="export the zone file", example=first_example(Zone, "zone_id", where={"status": "pending"}))
 def export_zone_file(ctx: Ctx, zone_id: ZoneId) -> ZoneFile:
     """Export a zone's records as a BIND zone file (automatic TTL written as 300).
 
@@ -830,8 +826,8 @@ def seed(s: SeedContext) -> None:
     now = s.now
     today = now.date()
     home = pop.home
-    it = next((p for p in pop.employees if p.department == "Engineering"), pop.employees[0])
-    org = home.domain.split(".")[0]
+    it = pop.staff("Engineering", fallback=1)[0]
+    org = org_handle(pop)
     plan: list[tuple[str, int, int, bool, bool, str | None]] = [
         # name, registered days ago, expires in days, auto_renew, locked, zone plan (None: no zone)
         (home.domain, 2900, 200, True, True, "business"),
@@ -854,7 +850,7 @@ def seed(s: SeedContext) -> None:
             auto_renew=auto,
             locked=locked,
             nameservers=ns,
-            updated_at=now - dt.timedelta(days=30),
+            updated_at=s.ago(days=30),
         )
         s.create(
             Renewal,
@@ -863,7 +859,7 @@ def seed(s: SeedContext) -> None:
             years=1,
             amount=PRICES[_tld(name)],
             new_expires_on=reg.expires_on,
-            at=now - dt.timedelta(days=max(1, 365 - exp_in)),
+            at=s.ago(days=max(1, 365 - exp_in)),
         )
         if zplan is None:
             continue
@@ -875,40 +871,10 @@ def seed(s: SeedContext) -> None:
             plan=zplan,
             name_servers=_assigned_ns(name),
             dnssec=name == home.domain,
-            created_at=now - dt.timedelta(days=min(reg_ago, 600)),
-            activated_at=None if pending else now - dt.timedelta(days=min(reg_ago, 600) - 1),
+            created_at=s.ago(days=min(reg_ago, 600)),
+            activated_at=None if pending else s.ago(days=min(reg_ago, 600) - 1),
         )
-        entries: list[tuple[str, str, str, int, bool, int | None]] = [
-            ("NS", name, zone.name_servers[0], 86400, False, None),
-            ("NS", name, zone.name_servers[1], 86400, False, None),
-        ]
-        if name == home.domain:
-            entries += [
-                ("A", name, "203.0.113.10", 1, True, None),
-                ("CNAME", f"www.{name}", name, 1, True, None),
-                ("A", f"api.{name}", "203.0.113.20", 1, True, None),
-                ("AAAA", f"api.{name}", "2001:db8::20", 1, True, None),
-                ("CNAME", f"docs.{name}", f"{org}.github.io", 3600, False, None),
-                ("CNAME", f"status.{name}", f"{org}-status.com", 300, False, None),
-                ("MX", name, f"mx1.mail.{name}", 3600, False, 10),
-                ("MX", name, f"mx2.mail.{name}", 3600, False, 20),
-                ("A", f"mx1.mail.{name}", "198.51.100.25", 3600, False, None),
-                ("A", f"mx2.mail.{name}", "198.51.100.26", 3600, False, None),
-                ("TXT", name, f"v=spf1 include:mail.{name} ~all", 3600, False, None),
-                ("TXT", f"_dmarc.{name}", f"v=DMARC1; p=quarantine; rua=mailto:dmarc@{name}", 3600, False, None),
-                ("CAA", name, '0 issue "letsencrypt.org"', 3600, False, None),
-                ("SRV", f"_sip._tcp.{name}", f"5 5060 sip.{name}", 3600, False, 10),
-                ("A", f"vpn.{name}", "198.51.100.40", 60, False, None),
-            ]
-        elif name == f"{org}.dev":
-            entries += [
-                ("A", name, "203.0.113.30", 1, True, None),
-                ("CNAME", f"*.preview.{name}", f"preview-lb.{name}", 300, False, None),
-                ("A", f"preview-lb.{name}", "203.0.113.31", 300, False, None),
-            ]
-        elif name == f"{org}-status.com":
-            entries += [("CNAME", f"www.{name}", name, 1, False, None), ("A", name, "192.0.2.50", 300, False, None)]
-        for type_, rname, content, ttl, proxied, prio in entries:
+        for type_, rname, content, ttl, proxied, prio in _zone_entries(zone, home.domain, org):
             s.create(
                 DnsRecord,
                 zone_id=zone.id,
@@ -918,5 +884,45 @@ def seed(s: SeedContext) -> None:
                 ttl=ttl,
                 proxied=proxied,
                 priority=prio,
-                modified_at=now - dt.timedelta(days=20),
+                modified_at=s.ago(days=20),
             )
+
+
+_Entry = tuple[str, str, str, int, bool, int | None]
+"""A seeded DNS record: (type, name, content, ttl, proxied, priority)."""
+
+
+def _zone_entries(zone: Zone, home_domain: str, org: str) -> list[_Entry]:
+    """The records of a seeded zone: its apex NS records, and the company's usual hosts on the zones in use."""
+    name = zone.name
+    entries: list[_Entry] = [
+        ("NS", name, zone.name_servers[0], 86400, False, None),
+        ("NS", name, zone.name_servers[1], 86400, False, None),
+    ]
+    if name == home_domain:
+        entries += [
+            ("A", name, "203.0.113.10", 1, True, None),
+            ("CNAME", f"www.{name}", name, 1, True, None),
+            ("A", f"api.{name}", "203.0.113.20", 1, True, None),
+            ("AAAA", f"api.{name}", "2001:db8::20", 1, True, None),
+            ("CNAME", f"docs.{name}", f"{org}.github.io", 3600, False, None),
+            ("CNAME", f"status.{name}", f"{org}-status.com", 300, False, None),
+            ("MX", name, f"mx1.mail.{name}", 3600, False, 10),
+            ("MX", name, f"mx2.mail.{name}", 3600, False, 20),
+            ("A", f"mx1.mail.{name}", "198.51.100.25", 3600, False, None),
+            ("A", f"mx2.mail.{name}", "198.51.100.26", 3600, False, None),
+            ("TXT", name, f"v=spf1 include:mail.{name} ~all", 3600, False, None),
+            ("TXT", f"_dmarc.{name}", f"v=DMARC1; p=quarantine; rua=mailto:dmarc@{name}", 3600, False, None),
+            ("CAA", name, '0 issue "letsencrypt.org"', 3600, False, None),
+            ("SRV", f"_sip._tcp.{name}", f"5 5060 sip.{name}", 3600, False, 10),
+            ("A", f"vpn.{name}", "198.51.100.40", 60, False, None),
+        ]
+    elif name == f"{org}.dev":
+        entries += [
+            ("A", name, "203.0.113.30", 1, True, None),
+            ("CNAME", f"*.preview.{name}", f"preview-lb.{name}", 300, False, None),
+            ("A", f"preview-lb.{name}", "203.0.113.31", 300, False, None),
+        ]
+    elif name == f"{org}-status.com":
+        entries += [("CNAME", f"www.{name}", name, 1, False, None), ("A", name, "192.0.2.50", 300, False, None)]
+    return entries

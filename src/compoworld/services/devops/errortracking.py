@@ -25,6 +25,9 @@ from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, DateTime, Email, IdOf, PersonName, Quantity, Text, Title, Url
+from compoworld.services.devops._shared import org_handle
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -82,7 +85,7 @@ class Member(Record):
     """Organization role."""
 
 
-class Project(Record):
+class Project(Created):
     """An application that sends events."""
 
     id: ProjectId
@@ -94,11 +97,9 @@ class Project(Record):
     """SDK platform."""
     last_issue_number: Quantity = 0
     """Number of the last issue; short ids are never reused."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the project was created."""
 
 
-class Release(Record):
+class Release(Created):
     """A version of a project's code."""
 
     id: ReleaseId
@@ -108,8 +109,6 @@ class Release(Record):
     """Semantic version (1.4.2); unique in the project."""
     date_released: DateTime | None = None
     """When it was first deployed; null until then."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the release was created."""
 
 
 class Deploy(Record):
@@ -336,16 +335,6 @@ def _example_resolve(ctx: Ctx) -> dict[str, Any] | None:
     return {"issue_id": issue.id, "in_release": rel.version if rel else None}
 
 
-def _example_ignore(ctx: Ctx) -> dict[str, Any] | None:
-    issue = ctx.first(Issue, status="unresolved")
-    return None if issue is None else {"issue_id": issue.id, "until_count": 100}
-
-
-def _example_unresolve(ctx: Ctx) -> dict[str, Any] | None:
-    issue = ctx.first(Issue, status="resolved")
-    return None if issue is None else {"issue_id": issue.id}
-
-
 def _example_assign(ctx: Ctx) -> dict[str, Any] | None:
     issue = ctx.first(Issue, status="unresolved")
     m = ctx.first(Member)
@@ -368,16 +357,6 @@ def _example_deploy(ctx: Ctx) -> dict[str, Any] | None:
     return {"release_id": rel.id, "environment": "staging", "deployed_by_email": m.email}
 
 
-def _example_release(ctx: Ctx) -> dict[str, Any] | None:
-    rel = ctx.first(Release)
-    return None if rel is None else {"release_id": rel.id}
-
-
-def _example_issue(ctx: Ctx) -> dict[str, Any] | None:
-    issue = ctx.first(Issue)
-    return None if issue is None else {"issue_id": issue.id}
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
@@ -397,6 +376,12 @@ def _record_event(ctx: Ctx, issue: Issue, event: Event) -> Issue:
     first = min(issue.first_seen, event.timestamp)
     last = max(issue.last_seen, event.timestamp)
     return ctx.update(issue, event_count=count, user_count=len(users), first_seen=first, last_seen=last)
+
+
+def _permalink(ctx: Ctx, project: Project, short_id: str) -> str:
+    """The issue page, under the organization's slug (as seeded issues have it)."""
+    org = ctx.first(Organization)
+    return f"https://tripwire.example/organizations/{org.slug if org else project.slug}/issues/{short_id}/"
 
 
 @service.tool(intent="report an error event from the application", write=True, example=_example_ingest)
@@ -449,7 +434,7 @@ def ingest_event(
             first_release=release,
             first_seen=now,
             last_seen=now,
-            permalink=f"https://tripwire.example/organizations/{project.slug}/issues/{short}/",
+            permalink=_permalink(ctx, project, short),
         )
     event = ctx.create(
         Event,
@@ -525,7 +510,11 @@ def resolve_issue(
     )
 
 
-@service.tool(intent="ignore the issue", write=True, example=_example_ignore)
+@service.tool(
+    intent="ignore the issue",
+    write=True,
+    example=first_example(Issue, "issue_id", where={"status": "unresolved"}, until_count=100),
+)
 def ignore_issue(
     ctx: Ctx, issue_id: IssueId, until_count: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
 ) -> Issue:
@@ -551,7 +540,9 @@ def ignore_issue(
     )
 
 
-@service.tool(intent="reopen the issue", write=True, example=_example_unresolve)
+@service.tool(
+    intent="reopen the issue", write=True, example=first_example(Issue, "issue_id", where={"status": "resolved"})
+)
 def unresolve_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Reopen a resolved or ignored issue.
 
@@ -628,12 +619,9 @@ def merge_issues(
     )
 
 
-def _example_create_release(ctx: Ctx) -> dict[str, Any] | None:
-    project = ctx.first(Project)
-    return None if project is None else {"project_id": project.id, "version": "9.0.0"}
-
-
-@service.tool(intent="create a release of the project", write=True, example=_example_create_release)
+@service.tool(
+    intent="create a release of the project", write=True, example=first_example(Project, "project_id", version="9.0.0")
+)
 def create_release(ctx: Ctx, project_id: ProjectId, version: Version) -> Release:
     """Create a release (a version of the project's code) to report events against and deploy.
 
@@ -695,7 +683,7 @@ class ReleaseHealth(BaseModel):
     deployed_to: list[Environment] = Field(description="Environments it was deployed to.")
 
 
-@service.tool(intent="check the release's health", example=_example_release)
+@service.tool(intent="check the release's health", example=first_example(Release, "release_id"))
 def release_health(ctx: Ctx, release_id: ReleaseId) -> ReleaseHealth:
     """Summarise a release: its events, the users they hit, the issues it introduced and resolved.
 
@@ -727,7 +715,7 @@ class AffectedUsers(BaseModel):
     events_without_user: int = Field(description="Events that carried no user.")
 
 
-@service.tool(intent="list the users the issue affected", example=_example_issue)
+@service.tool(intent="list the users the issue affected", example=first_example(Issue, "issue_id"))
 def affected_users(ctx: Ctx, issue_id: IssueId) -> AffectedUsers:
     """List the end users an issue's events hit, most affected first.
 
@@ -771,108 +759,112 @@ PLAN: tuple[IssueStatus, ...] = ("unresolved", "resolved", "unresolved", "ignore
 def seed(s: SeedContext) -> None:
     """Engineers as members; the company's apps as projects with releases, deploys, issues and user events."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    org = pop.home.domain.split(".")[0]
+    org = org_handle(pop)
     s.create(Organization, slug=org, name=pop.home.name)
-    engineers = [p for p in pop.employees if p.department == "Engineering"] or list(pop.employees[:6])
+    engineers = pop.staff("Engineering", fallback=6)
     for k, p in enumerate(engineers):
         s.create(Member, name=p.name, email=p.email, role="owner" if k == 0 else ("manager" if k == 1 else "member"))
+    emails = [p.email for p in engineers]
     users = [p.email for p in pop.consumers] + [p.email for p in pop.contacts[:20]]
     for pi, (slug, name, platform, minor) in enumerate(PROJECTS):
-        project = s.create(
-            Project, slug=slug, name=name, platform=platform, created_at=now - dt.timedelta(days=500 - 50 * pi)
+        project = s.create(Project, slug=slug, name=name, platform=platform, created_at=s.ago(days=500 - 50 * pi))
+        versions = _seed_releases(s, project, pi, minor, emails)
+        n_issues = 6 if pi < 3 else 4
+        for k in range(n_issues):
+            _seed_issue(s, project, org, pi, k, versions, emails, users)
+        s.update(project, last_issue_number=n_issues)
+
+
+def _seed_releases(s: SeedContext, project: Project, pi: int, minor: int, engineers: list[str]) -> list[str]:
+    """Five releases, each deployed to staging then production but the last, on staging only; their versions."""
+    versions = [f"1.{minor}.{v}" for v in range(5)]
+    for v, version in enumerate(versions):
+        released = s.ago(days=3 * (len(versions) - v) + pi)
+        rel = s.create(
+            Release,
+            project_id=project.id,
+            version=version,
+            date_released=released if v < len(versions) - 1 else None,
+            created_at=released - dt.timedelta(hours=2),
         )
-        versions = [f"1.{minor}.{v}" for v in range(5)]
-        rels = []
-        for v, version in enumerate(versions):
-            released = now - dt.timedelta(days=3 * (len(versions) - v) + pi)
-            rel = s.create(
-                Release,
-                project_id=project.id,
-                version=version,
-                date_released=released if v < len(versions) - 1 else None,
-                created_at=released - dt.timedelta(hours=2),
-            )
-            rels.append(rel)
-            if v < len(versions) - 1:
-                for env in ("staging", "production"):
-                    s.create(
-                        Deploy,
-                        release_id=rel.id,
-                        project_id=project.id,
-                        environment=env,
-                        deployed_by_email=engineers[(pi + v) % len(engineers)].email,
-                        finished_at=released + dt.timedelta(hours=1 if env == "staging" else 3),
-                    )
-            else:
+        if v < len(versions) - 1:
+            for env in ("staging", "production"):
                 s.create(
                     Deploy,
                     release_id=rel.id,
                     project_id=project.id,
-                    environment="staging",
-                    deployed_by_email=engineers[pi % len(engineers)].email,
-                    finished_at=now - dt.timedelta(hours=5),
+                    environment=env,
+                    deployed_by_email=engineers[(pi + v) % len(engineers)],
+                    finished_at=released + dt.timedelta(hours=1 if env == "staging" else 3),
                 )
-        n_issues = 6 if pi < 3 else 4
-        for k in range(n_issues):
-            etype, culprit, msg, level = ERRORS[(pi * 3 + k) % len(ERRORS)]
-            status = PLAN[k % len(PLAN)]
-            first_v = min(k % 4, 3)
-            first_seen = now - dt.timedelta(days=3 * (len(versions) - first_v) + pi - 1)
-            short = f"{slug.upper()}-{k + 1}"
-            n_events = 2 + (k * 3 + pi) % 6
-            event_users: list[str] = []
-            last_seen = first_seen
-            resolved_in = versions[min(first_v + 1, 3)] if status == "resolved" and k % 2 == 1 else None
-            for j in range(n_events):
-                when = first_seen + dt.timedelta(hours=7 * j + 1)
-                if when >= now:
-                    break
-                rel_v = versions[min(first_v + j // 3, 3)]
-                if resolved_in is not None and _ver(rel_v) >= _ver(resolved_in):
-                    rel_v = versions[first_v]
-                user = users[(pi * 17 + k * 5 + j) % len(users)] if j % 4 != 3 else None
-                if user:
-                    event_users.append(user)
-                last_seen = when
-            issue = s.create(
-                Issue,
+        else:
+            s.create(
+                Deploy,
+                release_id=rel.id,
                 project_id=project.id,
-                short_id=short,
-                title=f"{etype}: {msg}",
-                exception_type=etype,
-                culprit=culprit,
-                level=level,
-                status=status,
-                substatus={"unresolved": "ongoing", "resolved": None, "ignored": "archived_until_count"}[status],
-                resolved_in_release=resolved_in,
-                ignore_until_count=50 if status == "ignored" else None,
-                assignee_email=engineers[(pi + k) % len(engineers)].email if k % 3 != 2 else None,
-                first_release=versions[first_v],
-                first_seen=first_seen,
-                last_seen=last_seen,
-                permalink=f"https://tripwire.example/organizations/{org}/issues/{short}/",
+                environment="staging",
+                deployed_by_email=engineers[pi % len(engineers)],
+                finished_at=s.ago(hours=5),
             )
-            count = 0
-            for j in range(n_events):
-                when = first_seen + dt.timedelta(hours=7 * j + 1)
-                if when >= now:
-                    break
-                rel_v = versions[min(first_v + j // 3, 3)]
-                if resolved_in is not None and _ver(rel_v) >= _ver(resolved_in):
-                    rel_v = versions[first_v]
-                s.create(
-                    Event,
-                    issue_id=issue.id,
-                    project_id=project.id,
-                    event_id=f"{rng.getrandbits(128):032x}",
-                    message=msg,
-                    release=rel_v,
-                    environment="production" if j % 5 != 4 else "staging",
-                    user_email=users[(pi * 17 + k * 5 + j) % len(users)] if j % 4 != 3 else None,
-                    timestamp=when,
-                )
-                count += 1
-            s.update(issue, event_count=count, user_count=len(set(event_users)))
-        s.update(project, last_issue_number=n_issues)
+    return versions
+
+
+def _seed_issue(
+    s: SeedContext,
+    project: Project,
+    org: str,
+    pi: int,
+    k: int,
+    versions: list[str],
+    engineers: list[str],
+    users: list[str],
+) -> None:
+    """The k-th issue of the pi-th project, in the status PLAN gives it, with its events up to now."""
+    now = s.now
+    etype, culprit, msg, level = ERRORS[(pi * 3 + k) % len(ERRORS)]
+    status = PLAN[k % len(PLAN)]
+    first_v = min(k % 4, 3)
+    first_seen = s.ago(days=3 * (len(versions) - first_v) + pi - 1)
+    short = f"{project.slug.upper()}-{k + 1}"
+    resolved_in = versions[min(first_v + 1, 3)] if status == "resolved" and k % 2 == 1 else None
+    # (index, when, release, user) of each event; an issue resolved in a release has no events from it on.
+    events: list[tuple[int, dt.datetime, str, str | None]] = []
+    for j in range(2 + (k * 3 + pi) % 6):
+        when = first_seen + dt.timedelta(hours=7 * j + 1)
+        if when >= now:
+            break
+        rel_v = versions[min(first_v + j // 3, 3)]
+        if resolved_in is not None and _ver(rel_v) >= _ver(resolved_in):
+            rel_v = versions[first_v]
+        events.append((j, when, rel_v, users[(pi * 17 + k * 5 + j) % len(users)] if j % 4 != 3 else None))
+    issue = s.create(
+        Issue,
+        project_id=project.id,
+        short_id=short,
+        title=f"{etype}: {msg}",
+        exception_type=etype,
+        culprit=culprit,
+        level=level,
+        status=status,
+        substatus={"unresolved": "ongoing", "resolved": None, "ignored": "archived_until_count"}[status],
+        resolved_in_release=resolved_in,
+        ignore_until_count=50 if status == "ignored" else None,
+        assignee_email=engineers[(pi + k) % len(engineers)] if k % 3 != 2 else None,
+        first_release=versions[first_v],
+        first_seen=first_seen,
+        last_seen=events[-1][1] if events else first_seen,
+        permalink=f"https://tripwire.example/organizations/{org}/issues/{short}/",
+    )
+    for j, when, rel_v, user in events:
+        s.create(
+            Event,
+            issue_id=issue.id,
+            project_id=project.id,
+            event_id=f"{s.rng.getrandbits(128):032x}",
+            message=msg,
+            release=rel_v,
+            environment="production" if j % 5 != 4 else "staging",
+            user_email=user,
+            timestamp=when,
+        )
+    s.update(issue, event_count=len(events), user_count=len({user for *_, user in events if user}))

@@ -21,7 +21,7 @@ import datetime as dt
 import hashlib
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
@@ -29,6 +29,8 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, Country, DateTime, Email, IdOf, PersonName, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
 
 __all__ = ["service"]
 
@@ -52,7 +54,7 @@ SegmentId = Annotated[str, IdOf("featureflags.segment")]
 ChangeId = Annotated[str, IdOf("featureflags.flag_change")]
 
 Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9._-]{0,63}$")]
-Value = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+FlagValue = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Attribute = Literal["email", "country", "company", "plan", "segment"]
 Operator = Literal["in", "not_in", "ends_with", "segment_match"]
 Plan = Literal["free", "pro", "enterprise"]
@@ -98,16 +100,14 @@ class Environment(Record):
     """Whether every flag change here needs a comment."""
 
 
-class Variation(BaseModel):
+class Variation(Value):
     """A value a flag can serve."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    value: Value = Field(description="The value (true/false for boolean flags).")
+    value: FlagValue = Field(description="The value (true/false for boolean flags).")
     name: str = Field(default="", max_length=80, description="Human name.")
 
 
-class Flag(Record):
+class Flag(Created):
     """A feature flag: its variations, shared by every environment."""
 
     id: FlagId
@@ -131,14 +131,10 @@ class Flag(Record):
     """Salt of the rollout bucketing."""
     archived: bool = False
     """Archived flags serve nothing new and cannot change."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class Weighted(BaseModel):
+class Weighted(Value):
     """A share of a percentage rollout."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     variation: Annotated[int, Field(ge=0, le=9)] = Field(description="Variation index.")
     weight: Annotated[int, Field(ge=0, le=FULL)] = Field(
@@ -146,50 +142,40 @@ class Weighted(BaseModel):
     )
 
 
-class Serve(BaseModel):
+class Serve(Value):
     """What to serve: one variation or a percentage rollout."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     variation: Annotated[int, Field(ge=0, le=9)] | None = Field(default=None, description="Variation index.")
     rollout: list[Weighted] | None = Field(default=None, max_length=10, description="Percentage rollout.")
 
 
-class Clause(BaseModel):
+class Clause(Value):
     """One condition on the user."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     attribute: Attribute = Field(description="email, country, company, plan, or segment (with segment_match).")
     op: Operator = Field(description="in, not_in, ends_with (e-mail domains …) or segment_match.")
-    values: list[Value] = Field(
+    values: list[FlagValue] = Field(
         min_length=1, max_length=50, description="Values compared (segment keys for segment_match)."
     )
 
 
-class Rule(BaseModel):
+class Rule(Value):
     """A targeting rule: when every clause holds, serve."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     description: str = Field(default="", max_length=200, description="What the rule is for.")
     clauses: list[Clause] = Field(min_length=1, max_length=10, description="Conditions, all required.")
     serve: Serve = Field(description="What matching users get.")
 
 
-class Target(BaseModel):
+class Target(Value):
     """Users served one variation individually."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     variation: Annotated[int, Field(ge=0, le=9)] = Field(description="Variation index.")
     emails: list[Email] = Field(max_length=500, description="E-mails of the users.")
 
 
-class Prerequisite(BaseModel):
+class Prerequisite(Value):
     """Another flag that must serve a given variation first."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     flag_key: Key = Field(description="Key of the prerequisite flag.")
     variation: Annotated[int, Field(ge=0, le=9)] = Field(description="Variation it must serve.")
@@ -260,10 +246,8 @@ class FlagChange(Record):
 # -- evaluation -------------------------------------------------------------------------------
 
 
-class UserContext(BaseModel):
+class UserContext(Value):
     """Who a flag is evaluated for."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     email: Email = Field(description="The user's e-mail (their key).")
     country: Country | None = Field(default=None, description="ISO country code.")
@@ -644,11 +628,6 @@ def _example_copy(ctx: Ctx) -> dict[str, Any] | None:
         "actor_email": _a_writer(ctx),
         "comment": "Sync test with staging",
     }
-
-
-def _example_project(ctx: Ctx) -> dict[str, Any] | None:
-    project = ctx.first(Project)
-    return None if project is None else {"project_key": project.key}
 
 
 def _example_remove_rule(ctx: Ctx) -> dict[str, Any] | None:
@@ -1165,7 +1144,9 @@ class FlagStatus(BaseModel):
     maintainer_email: Email = Field(description="Its maintainer.")
 
 
-@service.tool(intent="see which flags are launched or stale", example=_example_project)
+@service.tool(
+    intent="see which flags are launched or stale", example=first_example(Project, None, fields={"project_key": "key"})
+)
 def flag_statuses(ctx: Ctx, project_key: Key) -> list[FlagStatus]:
     """Classify every flag of a project: new, active, launched (safe to clean up), inactive or archived.
 
@@ -1210,18 +1191,139 @@ def flag_statuses(ctx: Ctx, project_key: Key) -> list[FlagStatus]:
 # -- seed -------------------------------------------------------------------------------------
 
 
+_FLAGS: tuple[dict[str, Any], ...] = (
+    {
+        "key": "new-checkout",
+        "name": "New checkout",
+        "desc": "The redesigned checkout flow.",
+        "prod": {
+            "on": True,
+            "fallthrough": Serve(rollout=[Weighted(variation=0, weight=20000), Weighted(variation=1, weight=80000)]),
+            "targeted": 2,
+        },
+        "staging": {"on": True, "fallthrough": Serve(variation=0)},
+    },
+    {
+        "key": "dark-mode",
+        "name": "Dark mode",
+        "desc": "Dark colour scheme.",
+        "prod": {
+            "on": True,
+            "fallthrough": Serve(variation=1),
+            "rules": [
+                Rule(
+                    description="Beta testers",
+                    serve=Serve(variation=0),
+                    clauses=[Clause(attribute="segment", op="segment_match", values=["beta-testers"])],
+                )
+            ],
+        },
+        "staging": {"on": True, "fallthrough": Serve(variation=0)},
+    },
+    {
+        "key": "pricing-page",
+        "name": "Pricing page variant",
+        "kind": "multivariate",
+        "variations": [
+            Variation(value="control", name="Control"),
+            Variation(value="annual-first", name="Annual first"),
+            Variation(value="calculator", name="Calculator"),
+        ],
+        "temporary": True,
+        "desc": "Pricing page experiment.",
+        "prod": {
+            "on": True,
+            "fallthrough": Serve(variation=0),
+            "rules": [
+                Rule(
+                    description="EU shoppers",
+                    serve=Serve(variation=1),
+                    clauses=[Clause(attribute="country", op="in", values=["DE", "FR", "ES", "IT"])],
+                ),
+                Rule(
+                    description="Enterprise",
+                    serve=Serve(variation=2),
+                    clauses=[Clause(attribute="segment", op="segment_match", values=["enterprise"])],
+                ),
+            ],
+        },
+        "staging": {"on": True, "fallthrough": Serve(variation=2)},
+    },
+    {
+        "key": "advanced-reports",
+        "name": "Advanced reports",
+        "desc": "Reports for pro plans.",
+        "temporary": False,
+        "prod": {
+            "on": True,
+            "fallthrough": Serve(variation=1),
+            "prerequisites": [Prerequisite(flag_key="new-checkout", variation=0)],
+            "rules": [
+                Rule(
+                    description="Paid plans",
+                    serve=Serve(variation=0),
+                    clauses=[Clause(attribute="plan", op="in", values=["pro", "enterprise"])],
+                )
+            ],
+        },
+        "staging": {"on": True, "fallthrough": Serve(variation=0)},
+    },
+    {
+        "key": "legacy-search",
+        "name": "Legacy search removal",
+        "desc": "Serve the new search to everyone.",
+        "prod": {"on": True, "fallthrough": Serve(variation=0)},
+        "staging": {"on": True, "fallthrough": Serve(variation=0)},
+        "test": {"on": True, "fallthrough": Serve(variation=0)},
+    },
+    {
+        "key": "maintenance-banner",
+        "name": "Maintenance banner",
+        "desc": "Banner during maintenance windows.",
+        "temporary": False,
+        "prod": {"on": False},
+        "staging": {"on": False},
+    },
+    {
+        "key": "holiday-theme",
+        "name": "Holiday theme",
+        "desc": "Last season's theme.",
+        "archived": True,
+        "prod": {"on": False},
+        "staging": {"on": False},
+    },
+)
+"""The seeded flags; boolean (On, Off) unless they list their variations. Per environment (prod, staging,
+test; missing: off): on, fallthrough, rules, prerequisites, and targeted, how many of the first consumers are
+individually served variation 0."""
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Members from engineering and product, one web project with three environments, flags and segments."""
+    engineers = _seed_members(s)
+    project, envs = _seed_project(s)
+    consumers = [p.email for p in s.population.consumers]
+    _seed_segments(s, project, consumers)
+    for k, spec in enumerate(_FLAGS):
+        _seed_flag(s, project, envs, k, spec, engineers[k % len(engineers)], consumers)
+
+
+def _seed_members(s: SeedContext) -> list[str]:
+    """Engineers as writers (the first an admin), two marketers as readers; the engineers' e-mails."""
     pop = s.population
-    now = s.now
-    engineers = [p for p in pop.employees if p.department == "Engineering"] or list(pop.employees[:4])
-    marketing = [p for p in pop.employees if p.department == "Marketing"][:2]
+    engineers = pop.staff("Engineering", fallback=4)
+    marketing = pop.staff("Marketing", fallback=0)[:2]
     for k, p in enumerate(engineers):
         s.create(Member, name=p.name, email=p.email, role="admin" if k == 0 else "writer")
     for p in marketing:
         s.create(Member, name=p.name, email=p.email, role="reader")
-    project = s.create(Project, key="web", name=f"{pop.home.name} web platform")
+    return [p.email for p in engineers]
+
+
+def _seed_project(s: SeedContext) -> tuple[Project, dict[str, Environment]]:
+    """The web project and its environments by key; production is critical and requires comments."""
+    project = s.create(Project, key="web", name=f"{s.population.home.name} web platform")
     envs = {
         "production": s.create(
             Environment,
@@ -1234,7 +1336,11 @@ def seed(s: SeedContext) -> None:
         "staging": s.create(Environment, project_id=project.id, key="staging", name="Staging"),
         "test": s.create(Environment, project_id=project.id, key="test", name="Test"),
     }
-    consumers = [p.email for p in pop.consumers]
+    return project, envs
+
+
+def _seed_segments(s: SeedContext, project: Project, consumers: list[str]) -> None:
+    pop = s.population
     enterprise = [c.name for c in pop.customers if c.employees >= 400][:5] or [pop.customers[0].name]
     s.create(
         Segment,
@@ -1245,140 +1351,47 @@ def seed(s: SeedContext) -> None:
         excluded=(consumers[6],),
     )
     s.create(Segment, project_id=project.id, key="enterprise", name="Enterprise customers", companies=tuple(enterprise))
-    on_off = [Variation(value="true", name="On"), Variation(value="false", name="Off")]
-    specs: list[dict[str, Any]] = [
-        {
-            "key": "new-checkout",
-            "name": "New checkout",
-            "desc": "The redesigned checkout flow.",
-            "prod": {
-                "on": True,
-                "fallthrough": Serve(
-                    rollout=[Weighted(variation=0, weight=20000), Weighted(variation=1, weight=80000)]
-                ),
-                "targets": [Target(variation=0, emails=consumers[:2])],
-            },
-            "staging": {"on": True, "fallthrough": Serve(variation=0)},
-        },
-        {
-            "key": "dark-mode",
-            "name": "Dark mode",
-            "desc": "Dark colour scheme.",
-            "prod": {
-                "on": True,
-                "fallthrough": Serve(variation=1),
-                "rules": [
-                    Rule(
-                        description="Beta testers",
-                        serve=Serve(variation=0),
-                        clauses=[Clause(attribute="segment", op="segment_match", values=["beta-testers"])],
-                    )
-                ],
-            },
-            "staging": {"on": True, "fallthrough": Serve(variation=0)},
-        },
-        {
-            "key": "pricing-page",
-            "name": "Pricing page variant",
-            "kind": "multivariate",
-            "variations": [
-                Variation(value="control", name="Control"),
-                Variation(value="annual-first", name="Annual first"),
-                Variation(value="calculator", name="Calculator"),
-            ],
-            "temporary": True,
-            "desc": "Pricing page experiment.",
-            "prod": {
-                "on": True,
-                "fallthrough": Serve(variation=0),
-                "rules": [
-                    Rule(
-                        description="EU shoppers",
-                        serve=Serve(variation=1),
-                        clauses=[Clause(attribute="country", op="in", values=["DE", "FR", "ES", "IT"])],
-                    ),
-                    Rule(
-                        description="Enterprise",
-                        serve=Serve(variation=2),
-                        clauses=[Clause(attribute="segment", op="segment_match", values=["enterprise"])],
-                    ),
-                ],
-            },
-            "staging": {"on": True, "fallthrough": Serve(variation=2)},
-        },
-        {
-            "key": "advanced-reports",
-            "name": "Advanced reports",
-            "desc": "Reports for pro plans.",
-            "temporary": False,
-            "prod": {
-                "on": True,
-                "fallthrough": Serve(variation=1),
-                "prerequisites": [Prerequisite(flag_key="new-checkout", variation=0)],
-                "rules": [
-                    Rule(
-                        description="Paid plans",
-                        serve=Serve(variation=0),
-                        clauses=[Clause(attribute="plan", op="in", values=["pro", "enterprise"])],
-                    )
-                ],
-            },
-            "staging": {"on": True, "fallthrough": Serve(variation=0)},
-        },
-        {
-            "key": "legacy-search",
-            "name": "Legacy search removal",
-            "desc": "Serve the new search to everyone.",
-            "prod": {"on": True, "fallthrough": Serve(variation=0)},
-            "staging": {"on": True, "fallthrough": Serve(variation=0)},
-            "test": {"on": True, "fallthrough": Serve(variation=0)},
-        },
-        {
-            "key": "maintenance-banner",
-            "name": "Maintenance banner",
-            "desc": "Banner during maintenance windows.",
-            "temporary": False,
-            "prod": {"on": False},
-            "staging": {"on": False},
-        },
-        {
-            "key": "holiday-theme",
-            "name": "Holiday theme",
-            "desc": "Last season's theme.",
-            "archived": True,
-            "prod": {"on": False},
-            "staging": {"on": False},
-        },
-    ]
-    for k, spec in enumerate(specs):
-        variations = spec.get("variations", on_off)
-        flag = s.create(
-            Flag,
-            project_id=project.id,
-            key=spec["key"],
-            name=spec["name"],
-            description=spec["desc"],
-            kind=spec.get("kind", "boolean"),
-            variations=variations,
-            temporary=spec.get("temporary", True),
-            maintainer_email=engineers[k % len(engineers)].email,
-            salt=hashlib.sha1(f"web.{spec['key']}".encode()).hexdigest()[:8],
-            archived=spec.get("archived", False),
-            created_at=now - dt.timedelta(days=90 - 10 * k),
+
+
+def _seed_flag(
+    s: SeedContext,
+    project: Project,
+    envs: dict[str, Environment],
+    k: int,
+    spec: dict[str, Any],
+    maintainer: str,
+    consumers: list[str],
+) -> None:
+    """The k-th flag of _FLAGS, its configuration in every environment and its creation in the audit log."""
+    variations = spec.get("variations", [Variation(value="true", name="On"), Variation(value="false", name="Off")])
+    flag = s.create(
+        Flag,
+        project_id=project.id,
+        key=spec["key"],
+        name=spec["name"],
+        description=spec["desc"],
+        kind=spec.get("kind", "boolean"),
+        variations=variations,
+        temporary=spec.get("temporary", True),
+        maintainer_email=maintainer,
+        salt=hashlib.sha1(f"web.{spec['key']}".encode()).hexdigest()[:8],
+        archived=spec.get("archived", False),
+        created_at=s.ago(days=90 - 10 * k),
+    )
+    for env_key, env in envs.items():
+        conf = spec.get("prod" if env_key == "production" else env_key, {"on": False})
+        targeted = conf.get("targeted", 0)
+        s.create(
+            FlagConfig,
+            flag_id=flag.id,
+            environment_id=env.id,
+            on=conf.get("on", False),
+            off_variation=len(variations) - 1,
+            fallthrough=conf.get("fallthrough", Serve(variation=0)),
+            targets=[Target(variation=0, emails=consumers[:targeted])] if targeted else [],
+            rules=conf.get("rules", []),
+            prerequisites=conf.get("prerequisites", []),
+            version=3 if conf.get("on") else 1,
+            updated_at=s.ago(days=20 - k),
         )
-        for env_key, env in envs.items():
-            conf = spec.get("prod" if env_key == "production" else env_key, {"on": False})
-            s.create(
-                FlagConfig,
-                flag_id=flag.id,
-                environment_id=env.id,
-                on=conf.get("on", False),
-                off_variation=len(variations) - 1,
-                fallthrough=conf.get("fallthrough", Serve(variation=0)),
-                targets=conf.get("targets", []),
-                rules=conf.get("rules", []),
-                prerequisites=conf.get("prerequisites", []),
-                version=3 if conf.get("on") else 1,
-                updated_at=now - dt.timedelta(days=20 - k),
-            )
-        s.create(FlagChange, flag_id=flag.id, actor_email=flag.maintainer_email, action="create", at=flag.created_at)
+    s.create(FlagChange, flag_id=flag.id, actor_email=flag.maintainer_email, action="create", at=flag.created_at)

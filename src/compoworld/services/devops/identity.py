@@ -20,6 +20,9 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FirstName, IdOf, JobTitle, LastName, Phone, Text, Title, Url
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -41,7 +44,7 @@ FactorType = Literal["sms", "call", "email", "token:software:totp", "push", "web
 ADMIN_GROUP = "Administrators"
 
 
-class User(Record):
+class User(Created):
     """A workforce user; the login is the work e-mail."""
 
     id: UserId
@@ -65,13 +68,11 @@ class User(Record):
     """When the user was first activated."""
     password_changed_at: DateTime | None = None
     """When the password last changed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the user was created."""
     status_changed_at: Annotated[DateTime, UPDATED]
     """When the user last changed."""
 
 
-class Group(Record):
+class Group(Created):
     """A group of users; the Administrators group holds the org admins."""
 
     id: GroupId
@@ -81,8 +82,6 @@ class Group(Record):
     """What the group is for."""
     type: Literal["OKTA_GROUP", "BUILT_IN"] = "OKTA_GROUP"
     """Built-in groups cannot be renamed or deleted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Membership(Record):
@@ -447,14 +446,17 @@ def assign_user_to_application(ctx: Ctx, application_id: AppId, user_id: UserId)
     return ctx.create(AppAssignment, app_id=app.id, user_id=user.id, app_username=user.login)
 
 
-def _example_enroll(ctx: Ctx) -> dict[str, Any] | None:
-    for user in ctx.where(User, status="active"):
-        if ctx.first(Factor, user_id=user.id, factor_type="token:software:totp") is None:
-            return {"user_id": user.id, "factor_type": "token:software:totp"}
-    return None
-
-
-@service.tool(intent="enroll an MFA factor for the user", write=True, example=_example_enroll)
+@service.tool(
+    intent="enroll an MFA factor for the user",
+    write=True,
+    example=first_example(
+        User,
+        "user_id",
+        where={"status": "active"},
+        match=lambda ctx, user: ctx.first(Factor, user_id=user.id, factor_type="token:software:totp") is None,
+        factor_type="token:software:totp",
+    ),
+)
 def enroll_factor(
     ctx: Ctx,
     user_id: UserId,
@@ -493,12 +495,11 @@ def enroll_factor(
     )
 
 
-def _example_activate_factor(ctx: Ctx) -> dict[str, Any] | None:
-    f = ctx.first(Factor, status="pending_activation")
-    return {"factor_id": f.id, "pass_code": "123456"} if f else None
-
-
-@service.tool(intent="activate the enrolled factor", write=True, example=_example_activate_factor)
+@service.tool(
+    intent="activate the enrolled factor",
+    write=True,
+    example=first_example(Factor, "factor_id", where={"status": "pending_activation"}, pass_code="123456"),
+)
 def activate_factor(ctx: Ctx, factor_id: FactorId, pass_code: str) -> Factor:
     """Activate a pending factor with the 6-digit passcode it produced.
 
@@ -514,12 +515,12 @@ def activate_factor(ctx: Ctx, factor_id: FactorId, pass_code: str) -> Factor:
     return ctx.update(factor, status="active")
 
 
-def _example_reset_factors(ctx: Ctx) -> dict[str, Any] | None:
-    f = ctx.first(Factor, status="active")
-    return {"user_id": f.user_id} if f else None
-
-
-@service.tool(intent="reset the user's MFA factors", write=True, destructive=True, example=_example_reset_factors)
+@service.tool(
+    intent="reset the user's MFA factors",
+    write=True,
+    destructive=True,
+    example=first_example(Factor, None, where={"status": "active"}, fields={"user_id": "user_id"}),
+)
 def reset_factors(ctx: Ctx, user_id: UserId) -> list[Factor]:
     """Remove every factor a user enrolled, so they enroll again at next sign-in.
 
@@ -544,12 +545,11 @@ class PasswordReset(BaseModel):
     status: UserStatus = Field(description="The user's status now (recovery).")
 
 
-def _example_reset(ctx: Ctx) -> dict[str, Any] | None:
-    user = ctx.first(User, status="active")
-    return {"user_id": user.id} if user else None
-
-
-@service.tool(intent="send the user a password reset link", write=True, example=_example_reset)
+@service.tool(
+    intent="send the user a password reset link",
+    write=True,
+    example=first_example(User, "user_id", where={"status": "active"}),
+)
 def reset_password(ctx: Ctx, user_id: UserId) -> PasswordReset:
     """Start a password reset: the user goes into recovery until they set a new password.
 
@@ -575,12 +575,11 @@ def reset_password(ctx: Ctx, user_id: UserId) -> PasswordReset:
     )
 
 
-def _example_set_password(ctx: Ctx) -> dict[str, Any] | None:
-    user = ctx.first(User, status="recovery")
-    return {"user_id": user.id, "new_password": "correct-Horse-battery-9"} if user else None
-
-
-@service.tool(intent="set the user's new password", write=True, example=_example_set_password)
+@service.tool(
+    intent="set the user's new password",
+    write=True,
+    example=first_example(User, "user_id", where={"status": "recovery"}, new_password="correct-Horse-battery-9"),
+)
 def set_password(ctx: Ctx, user_id: UserId, new_password: str) -> User:
     """Set a new password for a user in recovery, which makes them active again.
 
@@ -618,12 +617,10 @@ class UserAccess(BaseModel):
     factors: list[Factor] = Field(description="Their enrolled factors.")
 
 
-def _example_access(ctx: Ctx) -> dict[str, Any] | None:
-    user = ctx.first(User, status="active")
-    return {"login": user.login} if user else None
-
-
-@service.tool(intent="review the user's access", example=_example_access)
+@service.tool(
+    intent="review the user's access",
+    example=first_example(User, None, where={"status": "active"}, fields={"login": "login"}),
+)
 def get_user_access(ctx: Ctx, login: Email) -> UserAccess:
     """Look a user up by login and list their groups, applications and factors.
 
@@ -682,7 +679,7 @@ def seed(s: SeedContext) -> None:
     users_: list[User] = []
     for n, p in enumerate(emps):
         status: UserStatus = "active" if n < 3 else statuses[n % len(statuses)]
-        hired = dt.datetime.combine(p.hire_date or s.now.date(), dt.time(9), tzinfo=dt.UTC)
+        hired = utc_at(p.hire_date or s.now.date(), 9)
         user = s.create(
             User,
             login=p.email,

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
@@ -28,6 +28,8 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Created, Value
 
 __all__ = ["service"]
 
@@ -58,7 +60,7 @@ MAX_AGE_HOURS = 18
 QUERY_KEYS: tuple[str, ...] = ("service", "status", "host", "env", "user", "http_status")
 
 
-class Index(Record):
+class Index(Created):
     """A log index: which logs it keeps (filter), for how long and how many per day."""
 
     id: IndexId
@@ -72,8 +74,6 @@ class Index(Record):
     """Days logs are kept: 3, 7, 15, 30, 45, 60, 90, 180 or 360."""
     daily_limit: Annotated[int, Field(ge=1, le=10**9)] | None = None
     """Logs accepted per UTC day; further logs are dropped. Null: no limit."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the index was created."""
 
 
 class Log(Record):
@@ -102,10 +102,8 @@ class Log(Record):
     """E-mail of the end user of the request, if known."""
 
 
-class LogInput(BaseModel):
+class LogInput(Value):
     """A log event to ingest."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     service: ServiceName = Field(description="Application name.")
     host: Host = Field(description="Host name.")
@@ -373,26 +371,6 @@ evaluations = service.resource(
 # -- examples ---------------------------------------------------------------------------------
 
 
-def _example_create_index(ctx: Ctx) -> dict[str, Any]:
-    return {"name": "audit", "filter_query": "service:auth", "retention_days": 90, "daily_limit": 100000}
-
-
-def _example_ingest(ctx: Ctx) -> dict[str, Any]:
-    return {
-        "logs": [
-            {
-                "service": "checkout",
-                "host": "web-1",
-                "status": "error",
-                "message": "payment declined",
-                "http_status": 502,
-                "user_email": "shopper@example.com",
-            },
-            {"service": "api", "host": "api-2", "status": "info", "message": "GET /orders 200", "http_status": 200},
-        ]
-    }
-
-
 def _example_search(ctx: Ctx) -> dict[str, Any]:
     now = ctx.now()
     return {"query": "status:error", "from_time": (now - dt.timedelta(days=2)).isoformat(), "to_time": now.isoformat()}
@@ -402,20 +380,14 @@ def _example_aggregate(ctx: Ctx) -> dict[str, Any]:
     return {**_example_search(ctx), "group_by": "service"}
 
 
-def _example_rule(ctx: Ctx) -> dict[str, Any] | None:
-    rule = ctx.first(AlertRule)
-    return None if rule is None else {"alert_rule_id": rule.id}
-
-
-def _example_view(ctx: Ctx) -> dict[str, Any] | None:
-    view = ctx.first(SavedView)
-    return None if view is None else {"saved_view_id": view.id, "hours": 24}
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
-@service.tool(intent="create a log index", write=True, example=_example_create_index)
+@service.tool(
+    intent="create a log index",
+    write=True,
+    example=fixed_example(name="audit", filter_query="service:auth", retention_days=90, daily_limit=100000),
+)
 def create_index(
     ctx: Ctx,
     name: IndexName,
@@ -460,11 +432,33 @@ def _routed(ctx: Ctx) -> list[tuple[Index, Matcher]]:
     return [(i, parse_query(i.filter_query)) for i in sorted(ctx.scan(Index), key=lambda i: (i.position, i.id))]
 
 
+def _route(routes: list[tuple[Index, Matcher]], values: dict[str, Any]) -> Index | None:
+    """The first index whose filter matches a log with these fields (None: the log is dropped)."""
+    probe = Log.model_construct(id="", index_id="", **values)
+    return next((idx for idx, m in routes if m(probe)), None)
+
+
 def _day_count(ctx: Ctx, index_id: str, day: dt.date) -> int:
     return sum(1 for log in ctx.where(Log, index_id=index_id) if log.timestamp.date() == day)
 
 
-@service.tool(intent="send logs", write=True, example=_example_ingest)
+@service.tool(
+    intent="send logs",
+    write=True,
+    example=fixed_example(
+        logs=[
+            {
+                "service": "checkout",
+                "host": "web-1",
+                "status": "error",
+                "message": "payment declined",
+                "http_status": 502,
+                "user_email": "shopper@example.com",
+            },
+            {"service": "api", "host": "api-2", "status": "info", "message": "GET /orders 200", "http_status": 200},
+        ]
+    ),
+)
 def ingest_logs(ctx: Ctx, logs: Annotated[list[LogInput], Field(min_length=1, max_length=100)]) -> IngestResult:
     """Send a batch of logs; each goes to the first index whose filter matches it.
 
@@ -493,8 +487,7 @@ def ingest_logs(ctx: Ctx, logs: Annotated[list[LogInput], Field(min_length=1, ma
     for item in logs:
         values = item.model_dump()
         values["timestamp"] = item.timestamp or now
-        probe = Log.model_construct(id="", index_id="", **values)
-        target = next((idx for idx, m in routes if m(probe)), None)
+        target = _route(routes, values)
         if target is None:
             unrouted += 1
             continue
@@ -630,7 +623,7 @@ def aggregate_logs(
     return Aggregation(group_by=group_by, total=len(found), buckets=buckets)
 
 
-@service.tool(intent="open the saved view", example=_example_view)
+@service.tool(intent="open the saved view", example=first_example(SavedView, "saved_view_id", hours=24))
 def run_saved_view(ctx: Ctx, saved_view_id: ViewId, hours: Annotated[int, Field(ge=1, le=720)] = 24) -> SearchResult:
     """Run a saved view's query over the last hours, on its indexes.
 
@@ -655,7 +648,7 @@ def _compare(count: int, comparator: str, threshold: int) -> bool:
     ]
 
 
-@service.tool(intent="evaluate the log alert rule", write=True, example=_example_rule)
+@service.tool(intent="evaluate the log alert rule", write=True, example=first_example(AlertRule, "alert_rule_id"))
 def evaluate_alert_rule(ctx: Ctx, alert_rule_id: RuleId) -> Evaluation:
     """Count the rule's matching logs in its window (ending now) and update its state.
 
@@ -691,34 +684,47 @@ SERVICES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 def seed(s: SeedContext) -> None:
     """Indexes with different retentions and quotas, two days of logs of the company's services, views, rules."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    created = now - dt.timedelta(days=200)
-    idx_auth = s.create(
-        Index, name="security", filter_query="service:auth", position=1, retention_days=90, created_at=created
-    )
-    idx_err = s.create(
-        Index,
-        name="errors",
-        filter_query="status:error status:critical",
-        position=2,
-        retention_days=30,
-        created_at=created,
-    )
-    idx_main = s.create(
-        Index,
-        name="main",
-        filter_query="env:production",
-        position=3,
-        retention_days=7,
-        daily_limit=5000,
-        created_at=created,
-    )
-    idx_stg = s.create(
-        Index, name="staging", filter_query="", position=4, retention_days=3, daily_limit=60, created_at=created
-    )
-    routes = [(i, parse_query(i.filter_query)) for i in (idx_auth, idx_err, idx_main, idx_stg)]
-    users = [p.email for p in pop.consumers]
+    indexes = _seed_indexes(s)
+    _seed_logs(s, indexes, [p.email for p in pop.consumers])
+    staff = [p.email for p in pop.staff("Engineering", fallback=1)]
+    _seed_saved_views(s, staff)
+    _seed_alert_rules(s, {i.name: i for i in indexes}, staff)
+
+
+def _seed_indexes(s: SeedContext) -> list[Index]:
+    """The indexes in routing order: security, errors, main and a catch-all staging index."""
+    created = s.ago(days=200)
+    return [
+        s.create(
+            Index, name="security", filter_query="service:auth", position=1, retention_days=90, created_at=created
+        ),
+        s.create(
+            Index,
+            name="errors",
+            filter_query="status:error status:critical",
+            position=2,
+            retention_days=30,
+            created_at=created,
+        ),
+        s.create(
+            Index,
+            name="main",
+            filter_query="env:production",
+            position=3,
+            retention_days=7,
+            daily_limit=5000,
+            created_at=created,
+        ),
+        s.create(
+            Index, name="staging", filter_query="", position=4, retention_days=3, daily_limit=60, created_at=created
+        ),
+    ]
+
+
+def _seed_logs(s: SeedContext, indexes: list[Index], users: list[str]) -> None:
+    """A log every four minutes for a day, round the services, routed as ingestion would."""
+    rng, now = s.rng, s.now
+    routes = [(i, parse_query(i.filter_query)) for i in indexes]
     for k in range(360):
         svc, host_prefix, messages = SERVICES[k % len(SERVICES)]
         msg = messages[(k // len(SERVICES)) % len(messages)]
@@ -743,10 +749,12 @@ def seed(s: SeedContext) -> None:
             duration_ms=rng.randint(5, 900) if http else None,
             user_email=users[k % len(users)] if svc in ("checkout", "auth", "billing") and k % 2 == 0 else None,
         )
-        probe = Log.model_construct(id="", index_id="", **values)
-        target = next(i for i, m in routes if m(probe))
-        s.create(Log, index_id=target.id, **values)
-    staff = [p.email for p in pop.employees if p.department == "Engineering"] or [pop.employees[0].email]
+        target = _route(routes, values)
+        if target is not None:  # always: the staging index takes every log
+            s.create(Log, index_id=target.id, **values)
+
+
+def _seed_saved_views(s: SeedContext, staff: list[str]) -> None:
     for k, (name, query, idx_names, shared) in enumerate(
         (
             ("Checkout failures", "service:checkout status:error", ("errors",), True),
@@ -761,43 +769,47 @@ def seed(s: SeedContext) -> None:
             index_names=idx_names,
             owner_email=staff[k % len(staff)],
             shared=shared,
-            created_at=now - dt.timedelta(days=20 - k),
+            created_at=s.ago(days=20 - k),
         )
+
+
+def _seed_alert_rules(s: SeedContext, indexes: dict[str, Index], staff: list[str]) -> None:
+    """Two rules evaluated an hour ago, both ok, and a muted one never evaluated."""
     s.create(
         AlertRule,
         name="Checkout error spike",
-        index_id=idx_err.id,
+        index_id=indexes["errors"].id,
         query="service:checkout",
         comparator=">",
         threshold=5,
         window_minutes=120,
         notify_emails=tuple(staff[:2]),
         state="ok",
-        last_evaluated_at=now - dt.timedelta(hours=1),
-        updated_at=now - dt.timedelta(days=3),
+        last_evaluated_at=s.ago(hours=1),
+        updated_at=s.ago(days=3),
     )
     s.create(
         AlertRule,
         name="Brute-force logins",
-        index_id=idx_auth.id,
+        index_id=indexes["security"].id,
         query='"login failed"',
         comparator=">=",
         threshold=50,
         window_minutes=60,
         notify_emails=tuple(staff[1:3]),
         state="ok",
-        last_evaluated_at=now - dt.timedelta(hours=1),
-        updated_at=now - dt.timedelta(days=3),
+        last_evaluated_at=s.ago(hours=1),
+        updated_at=s.ago(days=3),
     )
     s.create(
         AlertRule,
         name="No billing activity",
-        index_id=idx_main.id,
+        index_id=indexes["main"].id,
         query="service:billing",
         comparator="<",
         threshold=1,
         window_minutes=30,
         notify_emails=tuple(staff[:1]),
         muted=True,
-        updated_at=now - dt.timedelta(days=3),
+        updated_at=s.ago(days=3),
     )

@@ -20,6 +20,8 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, Percent, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped
 
 __all__ = ["service"]
 
@@ -38,7 +40,7 @@ MonitorState = Literal["OK", "Warn", "Alert", "No Data"]
 Comparator = Literal[">", ">=", "<", "<="]
 
 
-class Monitor(Record):
+class Monitor(Timestamped):
     """A threshold check over a metric or log query."""
 
     id: MonitorId
@@ -72,13 +74,9 @@ class Monitor(Record):
     """Whether the monitor is muted."""
     creator_email: Email
     """Who created the monitor."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
-class Downtime(Record):
+class Downtime(Created):
     """A scheduled silence of a monitor (or of every monitor with a tag)."""
 
     id: Annotated[str, IdOf("monitoring.downtime")]
@@ -94,8 +92,6 @@ class Downtime(Record):
     """Why the monitors are silenced."""
     status: Literal["scheduled", "canceled"] = "scheduled"
     """Canceled downtimes silence nothing."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Event(Record):
@@ -148,7 +144,7 @@ class Dashboard(Record):
     """When it last changed."""
 
 
-class Slo(Record):
+class Slo(Created):
     """A service level objective computed from monitors."""
 
     id: SloId
@@ -168,8 +164,6 @@ class Slo(Record):
     """Current measured percentage."""
     tags: list[str] = Field(default_factory=list)
     """Tags."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 # -- helpers and guards ---------------------------------------------------------------------------
@@ -426,12 +420,9 @@ def submit_monitor_value(ctx: Ctx, monitor_id: MonitorId, value: float) -> Evalu
     )
 
 
-def _example_mute(ctx: Ctx) -> dict[str, Any] | None:
-    mon = ctx.first(Monitor, muted=False)
-    return {"monitor_id": mon.id} if mon else None
-
-
-@service.tool(intent="mute the monitor", write=True, example=_example_mute)
+@service.tool(
+    intent="mute the monitor", write=True, example=first_example(Monitor, "monitor_id", where={"muted": False})
+)
 def mute_monitor(ctx: Ctx, monitor_id: MonitorId, end: DateTime | None = None) -> Monitor:
     """Mute a monitor so it stops notifying, until an end time or until unmuted.
 
@@ -447,12 +438,9 @@ def mute_monitor(ctx: Ctx, monitor_id: MonitorId, end: DateTime | None = None) -
     return ctx.update(mon, muted=True, muted_until=end)
 
 
-def _example_unmute(ctx: Ctx) -> dict[str, Any] | None:
-    mon = ctx.first(Monitor, muted=True)
-    return {"monitor_id": mon.id} if mon else None
-
-
-@service.tool(intent="unmute the monitor", write=True, example=_example_unmute)
+@service.tool(
+    intent="unmute the monitor", write=True, example=first_example(Monitor, "monitor_id", where={"muted": True})
+)
 def unmute_monitor(ctx: Ctx, monitor_id: MonitorId) -> Monitor:
     """Unmute a muted monitor so it notifies again.
 
@@ -465,12 +453,11 @@ def unmute_monitor(ctx: Ctx, monitor_id: MonitorId) -> Monitor:
     return ctx.update(mon, muted=False, muted_until=None)
 
 
-def _example_resolve(ctx: Ctx) -> dict[str, Any] | None:
-    mon = ctx.first(Monitor, overall_state="Alert")
-    return {"monitor_id": mon.id} if mon else None
-
-
-@service.tool(intent="resolve the monitor's alert", write=True, example=_example_resolve)
+@service.tool(
+    intent="resolve the monitor's alert",
+    write=True,
+    example=first_example(Monitor, "monitor_id", where={"overall_state": "Alert"}),
+)
 def resolve_monitor(ctx: Ctx, monitor_id: MonitorId) -> Monitor:
     """Force a monitor in Alert, Warn or No Data back to OK, posting a recovery event.
 
@@ -503,12 +490,7 @@ class SloStatus(BaseModel):
     alerting_monitor_ids: list[MonitorId] = Field(description="Its monitors currently in Alert.")
 
 
-def _example_slo(ctx: Ctx) -> dict[str, Any] | None:
-    slo = ctx.first(Slo)
-    return {"slo_id": slo.id} if slo else None
-
-
-@service.tool(intent="check the SLO's error budget", example=_example_slo)
+@service.tool(intent="check the SLO's error budget", example=first_example(Slo, "slo_id"))
 def get_slo_status(ctx: Ctx, slo_id: SloId) -> SloStatus:
     """Compare an SLO's measured value with its target and report the error budget left.
 
@@ -571,9 +553,16 @@ SERVICES = ("checkout", "payments", "search", "auth", "pipeline", "warehouse-syn
 def seed(s: SeedContext) -> None:
     """Monitors over the company's services notifying engineering and operations staff, SLOs, downtimes."""
     pop = s.population
-    staff = [p.email for p in pop.employees if p.department in ("Engineering", "Operations")] or [
-        p.email for p in pop.employees
-    ]
+    staff = [p.email for p in pop.staff("Engineering", "Operations")]
+    mons = _seed_monitors(s, staff)
+    _seed_events(s, mons)
+    slos = _seed_slos(s, mons)
+    _seed_downtimes(s, mons)
+    _seed_dashboards(s, staff, mons, slos)
+
+
+def _seed_monitors(s: SeedContext, staff: list[str]) -> list[Monitor]:
+    """Most CHECKS on every service, in every state, some muted."""
     mons: list[Monitor] = []
     for n, svc in enumerate(SERVICES):
         for k, (label, query, comp, crit, warn) in enumerate(CHECKS):
@@ -598,10 +587,15 @@ def seed(s: SeedContext) -> None:
                     muted=muted,
                     muted_until=s.now + dt.timedelta(hours=12) if muted and n % 2 else None,
                     creator_email=s.rng.choice(staff),
-                    created_at=s.now - dt.timedelta(days=90 - n),
-                    updated_at=s.now - dt.timedelta(days=n),
+                    created_at=s.ago(days=90 - n),
+                    updated_at=s.ago(days=n),
                 )
             )
+    return mons
+
+
+def _seed_events(s: SeedContext, mons: list[Monitor]) -> None:
+    """The alert or warning that put each monitor in its state, then a few deploys."""
     for mon in mons:
         if mon.overall_state in ("Alert", "Warn"):
             s.create(
@@ -613,7 +607,7 @@ def seed(s: SeedContext) -> None:
                 monitor_id=mon.id,
                 notified_emails=[] if mon.muted else mon.notify_emails,
                 tags=mon.tags,
-                date_happened=s.now - dt.timedelta(hours=s.rng.randint(1, 48)),
+                date_happened=s.ago(hours=s.rng.randint(1, 48)),
             )
     for n, svc in enumerate(SERVICES[:4]):
         s.create(
@@ -623,8 +617,12 @@ def seed(s: SeedContext) -> None:
             alert_type="info",
             source_type="deploy",
             tags=[f"service:{svc}"],
-            date_happened=s.now - dt.timedelta(days=n + 1),
+            date_happened=s.ago(days=n + 1),
         )
+
+
+def _seed_slos(s: SeedContext, mons: list[Monitor]) -> list[Slo]:
+    """An availability SLO for each of the first five services, over two of its monitors."""
     slos = []
     for n, svc in enumerate(SERVICES[:5]):
         used = [m.id for m in mons if f"service:{svc}" in m.tags][:2]
@@ -642,6 +640,11 @@ def seed(s: SeedContext) -> None:
                 tags=[f"service:{svc}"],
             )
         )
+    return slos
+
+
+def _seed_downtimes(s: SeedContext, mons: list[Monitor]) -> None:
+    """One planned, one running now, one cancelled."""
     s.create(
         Downtime,
         monitor_id=mons[0].id,
@@ -652,18 +655,22 @@ def seed(s: SeedContext) -> None:
     s.create(
         Downtime,
         scope="service:email",
-        start=s.now - dt.timedelta(hours=1),
+        start=s.ago(hours=1),
         end=s.now + dt.timedelta(hours=5),
         message="Mail provider migration.",
     )
     s.create(
         Downtime,
         scope="service:search",
-        start=s.now - dt.timedelta(days=3),
-        end=s.now - dt.timedelta(days=3) + dt.timedelta(hours=1),
+        start=s.ago(days=3),
+        end=s.ago(days=3) + dt.timedelta(hours=1),
         message="Reindex.",
         status="canceled",
     )
+
+
+def _seed_dashboards(s: SeedContext, staff: list[str], mons: list[Monitor], slos: list[Slo]) -> None:
+    """A platform overview, then one dashboard per service."""
     owner = s.rng.choice(staff)
     s.create(
         Dashboard,

@@ -21,6 +21,8 @@ from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, JobTitle, PersonName, Text, Timezone, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -88,7 +90,7 @@ class Schedule(Record):
     """When the schedule last changed."""
 
 
-class Override(Record):
+class Override(Created):
     """A temporary replacement of whoever is on call on a schedule."""
 
     id: Annotated[str, IdOf("oncall.override")]
@@ -100,8 +102,6 @@ class Override(Record):
     """When the override starts."""
     end: DateTime
     """When it ends."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class EscalationRule(BaseModel):
@@ -132,7 +132,7 @@ class EscalationPolicy(Record):
     """When the policy last changed."""
 
 
-class TechService(Record):
+class TechService(Created):
     """A technical service incidents are raised against (an API, a pipeline, a site)."""
 
     id: TechServiceId
@@ -146,8 +146,6 @@ class TechService(Record):
     """Whether incidents can be triggered: only active services accept them."""
     acknowledgement_timeout_minutes: int | None = Field(default=None, ge=1, le=1440)
     """Minutes after which an acknowledged incident re-triggers; null for never."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the service was created."""
 
 
 class Incident(Record):
@@ -446,12 +444,7 @@ class OnCall(BaseModel):
     from_override: bool = Field(description="Whether an override decides it.")
 
 
-def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
-    sched = ctx.first(Schedule)
-    return {"schedule_id": sched.id} if sched else None
-
-
-@service.tool(intent="find out who is on call", example=_example_schedule)
+@service.tool(intent="find out who is on call", example=first_example(Schedule, "schedule_id"))
 def get_current_oncall(ctx: Ctx, schedule_id: ScheduleId, at: DateTime | None = None) -> OnCall:
     """Compute who is on call on a schedule now or at another moment.
 
@@ -468,12 +461,13 @@ def get_current_oncall(ctx: Ctx, schedule_id: ScheduleId, at: DateTime | None = 
     return OnCall(schedule_id=sched.id, at=when, user_email=_oncall_at(ctx, sched, when), from_override=over)
 
 
-def _example_trigger(ctx: Ctx) -> dict[str, Any] | None:
-    svc = ctx.first(TechService, status="active")
-    return {"service_id": svc.id, "title": "Error rate above 5% on checkout"} if svc else None
-
-
-@service.tool(intent="open an incident and page the on-call", write=True, example=_example_trigger)
+@service.tool(
+    intent="open an incident and page the on-call",
+    write=True,
+    example=first_example(
+        TechService, "service_id", where={"status": "active"}, title="Error rate above 5% on checkout"
+    ),
+)
 def trigger_incident(
     ctx: Ctx,
     service_id: TechServiceId,
@@ -533,12 +527,13 @@ def trigger_incident(
     return inc
 
 
-def _example_ack(ctx: Ctx) -> dict[str, Any] | None:
-    inc = ctx.first(Incident, status="triggered")
-    return {"incident_id": inc.id, "responder_email": inc.assignee_email} if inc else None
-
-
-@service.tool(intent="acknowledge the incident", write=True, example=_example_ack)
+@service.tool(
+    intent="acknowledge the incident",
+    write=True,
+    example=first_example(
+        Incident, "incident_id", where={"status": "triggered"}, fields={"responder_email": "assignee_email"}
+    ),
+)
 def acknowledge_incident(ctx: Ctx, incident_id: IncidentId, responder_email: Email) -> Incident:
     """Acknowledge a triggered incident, which stops it escalating.
 
@@ -574,12 +569,13 @@ def acknowledge_incident(ctx: Ctx, incident_id: IncidentId, responder_email: Ema
     )
 
 
-def _example_resolve(ctx: Ctx) -> dict[str, Any] | None:
-    inc = ctx.first(Incident, status="acknowledged")
-    return {"incident_id": inc.id, "responder_email": inc.assignee_email} if inc else None
-
-
-@service.tool(intent="resolve the incident", write=True, example=_example_resolve)
+@service.tool(
+    intent="resolve the incident",
+    write=True,
+    example=first_example(
+        Incident, "incident_id", where={"status": "acknowledged"}, fields={"responder_email": "assignee_email"}
+    ),
+)
 def resolve_incident(
     ctx: Ctx, incident_id: IncidentId, responder_email: Email, resolution: Text | None = None
 ) -> Incident:
@@ -776,17 +772,29 @@ INCIDENT_TITLES = (
 def seed(s: SeedContext) -> None:
     """Engineering and operations staff as responders, rotating schedules, policies, services, incidents."""
     pop = s.population
-    eng = [p for p in pop.employees if p.department == "Engineering"]
-    ops = [p for p in pop.employees if p.department == "Operations"]
+    eng = pop.staff("Engineering", fallback=0)
+    ops = pop.staff("Operations", fallback=0)
     people = eng + ops
     for n, p in enumerate(people):
         manager = "Manager" in p.job_title
         role = "admin" if n == 0 else "manager" if manager else ("observer" if n == len(people) - 1 else "responder")
         s.create(User, email=p.email, name=p.name, job_title=p.job_title, role=role, time_zone=p.place.timezone)
+    # The last person is the observer, who is never paged.
     responders = [p.email for p in people[:-1]]
     eng_r = [p.email for p in eng if p.email in responders] or responders
     ops_r = [p.email for p in ops if p.email in responders] or responders
-    start = s.now - dt.timedelta(days=28)
+    schedules = _seed_schedules(s, responders, eng_r, ops_r, ops[0].place.timezone if ops else "UTC")
+    managers = [p.email for p in people if "Manager" in p.job_title] or responders[:1]
+    platform, ops_policy = _seed_policies(s, schedules, managers)
+    svcs = _seed_services(s, platform, ops_policy)
+    _seed_incidents(s, svcs, ops_policy, eng_r, ops_r)
+
+
+def _seed_schedules(
+    s: SeedContext, responders: list[str], eng_r: list[str], ops_r: list[str], ops_zone: str
+) -> dict[str, Schedule]:
+    """The platform primary and secondary, the operations daily (with an override) and an unused holiday cover."""
+    start = s.ago(days=28)
     primary = s.create(
         Schedule,
         name="Platform primary",
@@ -817,7 +825,7 @@ def seed(s: SeedContext) -> None:
         Schedule,
         name="Operations daily",
         description="Daily rotation of the operations team.",
-        time_zone=ops[0].place.timezone if ops else "UTC",
+        time_zone=ops_zone,
         layers=[ScheduleLayer(name="Daily", start=start, rotation_turn_length_hours=24, user_emails=ops_r)],
     )
     s.create(
@@ -840,14 +848,21 @@ def seed(s: SeedContext) -> None:
             )
         ],
     )
-    managers = [p.email for p in people if "Manager" in p.job_title] or responders[:1]
+    return {"primary": primary, "secondary": secondary, "operations": operations}
+
+
+def _seed_policies(
+    s: SeedContext, schedules: dict[str, Schedule], managers: list[str]
+) -> tuple[EscalationPolicy, EscalationPolicy]:
+    """The platform and operations policies (returned) and an unused low-urgency one."""
+    primary = schedules["primary"]
     platform = s.create(
         EscalationPolicy,
         name="Platform default",
         description="Primary, then secondary, then the engineering manager.",
         rules=[
             EscalationRule(escalation_delay_in_minutes=15, schedule_ids=[primary.id]),
-            EscalationRule(escalation_delay_in_minutes=15, schedule_ids=[secondary.id]),
+            EscalationRule(escalation_delay_in_minutes=15, schedule_ids=[schedules["secondary"].id]),
             EscalationRule(escalation_delay_in_minutes=30, target_emails=managers[:1]),
         ],
         num_loops=1,
@@ -857,7 +872,7 @@ def seed(s: SeedContext) -> None:
         name="Operations",
         description="The daily operations rotation, then the operations manager.",
         rules=[
-            EscalationRule(escalation_delay_in_minutes=30, schedule_ids=[operations.id]),
+            EscalationRule(escalation_delay_in_minutes=30, schedule_ids=[schedules["operations"].id]),
             EscalationRule(escalation_delay_in_minutes=60, target_emails=managers[-1:]),
         ],
     )
@@ -867,6 +882,11 @@ def seed(s: SeedContext) -> None:
         description="Business-hours only: the primary on-call.",
         rules=[EscalationRule(escalation_delay_in_minutes=120, schedule_ids=[primary.id])],
     )
+    return platform, ops_policy
+
+
+def _seed_services(s: SeedContext, platform: EscalationPolicy, ops_policy: EscalationPolicy) -> list[TechService]:
+    """The SERVICES, all active but one in maintenance and the last, disabled."""
     svcs = []
     for n, (name, desc) in enumerate(SERVICES):
         policy = ops_policy if name in ("Warehouse Sync", "Office Network") else platform
@@ -879,13 +899,20 @@ def seed(s: SeedContext) -> None:
                 escalation_policy_id=policy.id,
                 status=svc_status,
                 acknowledgement_timeout_minutes=s.rng.choice((None, 30, 240)),
-                created_at=s.now - dt.timedelta(days=200 - n),
+                created_at=s.ago(days=200 - n),
             )
         )
+    return svcs
+
+
+def _seed_incidents(
+    s: SeedContext, svcs: list[TechService], ops_policy: EscalationPolicy, eng_r: list[str], ops_r: list[str]
+) -> None:
+    """Incidents every three hours on the services but the disabled one; each handled one has a note."""
     for k in range(36):
         svc = svcs[k % (len(svcs) - 1)]
         status: IncidentStatus = ("resolved", "resolved", "acknowledged", "triggered")[(k + k // 8) % 4]
-        created = s.now - dt.timedelta(hours=3 * (36 - k) + s.rng.randint(0, 2))
+        created = s.ago(hours=3 * (36 - k) + s.rng.randint(0, 2))
         assignee = s.rng.choice(ops_r if svc.escalation_policy_id == ops_policy.id else eng_r)
         inc = s.create(
             Incident,

@@ -19,14 +19,17 @@ import datetime as dt
 import hashlib
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, DateTime, Email, IdOf, PersonName, Quantity, Text, Url
+from compoworld.services.devops._shared import org_handle
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped, Value
 
 __all__ = ["service"]
 
@@ -88,7 +91,7 @@ class Member(Record):
     """owner (administers), editor (pushes and deletes) or viewer (pulls only)."""
 
 
-class Repository(Record):
+class Repository(Created):
     """An image repository."""
 
     id: RepositoryId
@@ -112,8 +115,6 @@ class Repository(Record):
     """Number of pulls."""
     last_pushed_at: DateTime | None = None
     """When a tag was last pushed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the repository was created."""
 
 
 class Tag(Record):
@@ -136,10 +137,8 @@ class Tag(Record):
     """When it was last pulled."""
 
 
-class Finding(BaseModel):
+class Finding(Value):
     """One known vulnerability in an image."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     cve: Annotated[str, StringConstraints(pattern=r"^CVE-\d{4}-\d{4,7}$")] = Field(description="CVE identifier.")
     package: str = Field(description="Affected package.")
@@ -169,7 +168,7 @@ class Scan(Record):
     """When the scan ran."""
 
 
-class AccessToken(Record):
+class AccessToken(Timestamped):
     """A personal access token for docker login; the secret is shown only when it is created."""
 
     id: TokenId
@@ -187,10 +186,6 @@ class AccessToken(Record):
     """When it stops working."""
     active: bool = True
     """Revoked tokens are inactive."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 # -- rules ------------------------------------------------------------------------------------
@@ -406,11 +401,6 @@ def _example_push(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_tag_ref(ctx: Ctx) -> dict[str, Any] | None:
-    t = ctx.first(Tag)
-    return None if t is None else {"repository_id": t.repository_id, "tag": t.name}
-
-
 def _example_retag(ctx: Ctx) -> dict[str, Any] | None:
     t = ctx.first(Tag)
     if t is None:
@@ -438,24 +428,6 @@ def _example_delete(ctx: Ctx) -> dict[str, Any] | None:
         if who and t:
             return {"repository_id": repo.id, "tag": t.name, "by_email": who, "force": True}
     return None
-
-
-def _example_token(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Member, role="editor")
-    if m is None:
-        return None
-    return {
-        "namespace_id": m.namespace_id,
-        "member_email": m.email,
-        "description": "CI push token",
-        "scopes": ["repo:read", "repo:write"],
-        "expires_in_days": 90,
-    }
-
-
-def _example_repo(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Repository)
-    return None if r is None else {"repository_id": r.id}
 
 
 # -- domain tools -----------------------------------------------------------------------------
@@ -537,7 +509,8 @@ def push_image(
 
     Only editors and owners push. In a repository with immutable tags an
     existing tag cannot move to another digest. The retention policy runs
-    after the push.
+    after the push, except in a repository with immutable tags (whose tags
+    are never deleted).
 
     Args:
         repository_id: The repository.
@@ -571,7 +544,7 @@ def push_image(
             pushed_at=now,
         )
     repo = ctx.update(repo, last_pushed_at=now)
-    victims = _retention_victims(ctx, repo)
+    victims = [] if repo.immutable_tags else _retention_victims(ctx, repo)
     for victim in victims:
         ctx.delete(victim)
     return PushResult(tag=pushed, pruned=[v.name for v in victims])
@@ -648,7 +621,11 @@ def delete_tag(ctx: Ctx, repository_id: RepositoryId, tag: TagName, by_email: Em
     return t
 
 
-@service.tool(intent="scan the image for vulnerabilities", write=True, example=_example_tag_ref)
+@service.tool(
+    intent="scan the image for vulnerabilities",
+    write=True,
+    example=first_example(Tag, None, fields={"repository_id": "repository_id", "tag": "name"}),
+)
 def scan_image(ctx: Ctx, repository_id: RepositoryId, tag: TagName) -> Scan:
     """Scan the image a tag points at for known vulnerabilities and record the result.
 
@@ -673,7 +650,10 @@ class Deployability(BaseModel):
     reasons: list[str] = Field(description="Why it does not pass (empty when it does).")
 
 
-@service.tool(intent="check whether the image may be deployed", example=_example_tag_ref)
+@service.tool(
+    intent="check whether the image may be deployed",
+    example=first_example(Tag, None, fields={"repository_id": "repository_id", "tag": "name"}),
+)
 def check_deployable(
     ctx: Ctx,
     repository_id: RepositoryId,
@@ -727,7 +707,9 @@ class RetentionRun(BaseModel):
     dry_run: bool = Field(description="Whether nothing was deleted.")
 
 
-@service.tool(intent="apply the repository's retention policy", write=True, example=_example_repo)
+@service.tool(
+    intent="apply the repository's retention policy", write=True, example=first_example(Repository, "repository_id")
+)
 def apply_retention(ctx: Ctx, repository_id: RepositoryId, dry_run: bool = True) -> RetentionRun:
     """Delete the tags beyond the repository's keep-last policy (never 'latest'); a dry run only lists them.
 
@@ -758,7 +740,19 @@ class NewToken(BaseModel):
     secret: str = Field(description="The secret to use as the docker login password; it is never shown again.")
 
 
-@service.tool(intent="create an access token for the person", write=True, example=_example_token)
+@service.tool(
+    intent="create an access token for the person",
+    write=True,
+    example=first_example(
+        Member,
+        None,
+        where={"role": "editor"},
+        fields={"namespace_id": "namespace_id", "member_email": "email"},
+        description="CI push token",
+        scopes=["repo:read", "repo:write"],
+        expires_in_days=90,
+    ),
+)
 def create_access_token(
     ctx: Ctx,
     namespace_id: NamespaceId,
@@ -832,23 +826,11 @@ def _digest(*parts: object) -> str:
 def seed(s: SeedContext) -> None:
     """The company's organization with its engineers, a free sandbox organization, image repositories."""
     pop = s.population
-    rng = s.rng
     now = s.now
-    org = pop.home.domain.split(".")[0]
+    org = org_handle(pop)
     main = s.create(Namespace, name=org, company=pop.home.name, plan="team")
     sandbox = s.create(Namespace, name=f"{org}-labs", company=pop.home.name, plan="free")
-    engineers = [p for p in pop.employees if p.department == "Engineering"] or list(pop.employees[:6])
-    others = [p for p in pop.employees if p.department != "Engineering"][:3]
-    writers: list[str] = []
-    for k, p in enumerate(engineers):
-        role: Role = "owner" if k == 0 else ("editor" if k % 4 != 3 else "viewer")
-        s.create(Member, namespace_id=main.id, name=p.name, email=p.email, role=role)
-        if role != "viewer":
-            writers.append(p.email)
-    for p in others:
-        s.create(Member, namespace_id=main.id, name=p.name, email=p.email, role="viewer")
-    for k, p in enumerate(engineers[:3]):
-        s.create(Member, namespace_id=sandbox.id, name=p.name, email=p.email, role="owner" if k == 0 else "editor")
+    writers = _seed_members(s, main, sandbox)
     for r, (name, desc, vis, immutable, keep) in enumerate(REPOS):
         repo = s.create(
             Repository,
@@ -860,44 +842,10 @@ def seed(s: SeedContext) -> None:
             immutable_tags=immutable,
             retention_keep_last=keep,
             source_url=f"https://github.com/{org}/{name}",
-            pull_count=rng.randint(40, 4000),
-            created_at=now - dt.timedelta(days=400 - 30 * r),
+            pull_count=s.rng.randint(40, 4000),
+            created_at=s.ago(days=400 - 30 * r),
         )
-        n_versions = min(keep or 6, 6)
-        last = None
-        for v in range(n_versions):
-            version = f"1.{r}.{v}"
-            pushed = now - dt.timedelta(days=3 * (n_versions - v) + r)
-            digest = _digest(org, name, version)
-            pulled = pushed + dt.timedelta(days=1) if v >= n_versions - 2 else None
-            s.create(
-                Tag,
-                repository_id=repo.id,
-                name=version,
-                digest=digest,
-                size_bytes=rng.randint(20, 400) * 1_000_000,
-                pushed_by_email=writers[(r + v) % len(writers)],
-                pushed_at=pushed,
-                last_pulled_at=pulled if pulled and pulled < now else None,
-            )
-            if v >= n_versions - 3:
-                scanned = pushed + dt.timedelta(hours=1) if v != n_versions - 3 else now - dt.timedelta(days=45)
-                s.create(
-                    Scan, repository_id=repo.id, digest=digest, scanned_at=scanned, **_scan_record(_findings(digest))
-                )
-            last = (digest, pushed, writers[(r + v) % len(writers)])
-        if last is not None:
-            s.create(
-                Tag,
-                repository_id=repo.id,
-                name="latest",
-                digest=last[0],
-                size_bytes=rng.randint(20, 400) * 1_000_000,
-                pushed_by_email=last[2],
-                pushed_at=last[1],
-                last_pulled_at=now - dt.timedelta(hours=3),
-            )
-        s.update(repo, last_pushed_at=last[1] if last else None)
+        _seed_tags(s, repo, r, org, writers)
     s.create(
         Repository,
         namespace_id=sandbox.id,
@@ -905,7 +853,7 @@ def seed(s: SeedContext) -> None:
         full_name=f"{org}-labs/experiments",
         description="Scratch images",
         visibility="private",
-        created_at=now - dt.timedelta(days=60),
+        created_at=s.ago(days=60),
     )
     for k, email in enumerate(writers[:4]):
         s.create(
@@ -915,8 +863,71 @@ def seed(s: SeedContext) -> None:
             description=("CI push token", "Laptop docker login", "Deploy bot", "Old laptop")[k],
             scopes=("repo:read", "repo:write") if k != 2 else ("repo:read",),
             token_prefix=f"dckr_pat_{'AbCd'[k:] + 'WxYz'[:k]}",
-            expires_at=now + dt.timedelta(days=30 + 60 * k) if k != 3 else now - dt.timedelta(days=5),
+            expires_at=now + dt.timedelta(days=30 + 60 * k) if k != 3 else s.ago(days=5),
             active=k != 3,
-            created_at=now - dt.timedelta(days=100 - 10 * k),
-            updated_at=now - dt.timedelta(days=100 - 10 * k),
+            created_at=s.ago(days=100 - 10 * k),
+            updated_at=s.ago(days=100 - 10 * k),
         )
+
+
+def _seed_members(s: SeedContext, main: Namespace, sandbox: Namespace) -> list[str]:
+    """The organizations' members; returns the e-mails of those who may push.
+
+    Engineers join the company's organization (every fourth as a viewer) with three other employees as
+    viewers; three engineers join the sandbox.
+    """
+    pop = s.population
+    engineers = pop.staff("Engineering", fallback=6)
+    others = [p for p in pop.employees if p.department != "Engineering"][:3]
+    writers: list[str] = []
+    for k, p in enumerate(engineers):
+        role: Role = "owner" if k == 0 else ("editor" if k % 4 != 3 else "viewer")
+        s.create(Member, namespace_id=main.id, name=p.name, email=p.email, role=role)
+        if role != "viewer":
+            writers.append(p.email)
+    for p in others:
+        s.create(Member, namespace_id=main.id, name=p.name, email=p.email, role="viewer")
+    for k, p in enumerate(engineers[:3]):
+        s.create(Member, namespace_id=sandbox.id, name=p.name, email=p.email, role="owner" if k == 0 else "editor")
+    return writers
+
+
+def _seed_tags(s: SeedContext, repo: Repository, r: int, org: str, writers: list[str]) -> None:
+    """Up to six versions within the retention and latest on the newest.
+
+    The last three versions are scanned, the oldest of them too long ago to count.
+    """
+    rng, now, name = s.rng, s.now, repo.name
+    n_versions = min(repo.retention_keep_last or 6, 6)
+    last = None
+    for v in range(n_versions):
+        version = f"1.{r}.{v}"
+        pushed = now - dt.timedelta(days=3 * (n_versions - v) + r)
+        digest = _digest(org, name, version)
+        pulled = pushed + dt.timedelta(days=1) if v >= n_versions - 2 else None
+        s.create(
+            Tag,
+            repository_id=repo.id,
+            name=version,
+            digest=digest,
+            size_bytes=rng.randint(20, 400) * 1_000_000,
+            pushed_by_email=writers[(r + v) % len(writers)],
+            pushed_at=pushed,
+            last_pulled_at=pulled if pulled and pulled < now else None,
+        )
+        if v >= n_versions - 3:
+            scanned = pushed + dt.timedelta(hours=1) if v != n_versions - 3 else now - dt.timedelta(days=45)
+            s.create(Scan, repository_id=repo.id, digest=digest, scanned_at=scanned, **_scan_record(_findings(digest)))
+        last = (digest, pushed, writers[(r + v) % len(writers)])
+    if last is not None:
+        s.create(
+            Tag,
+            repository_id=repo.id,
+            name="latest",
+            digest=last[0],
+            size_bytes=rng.randint(20, 400) * 1_000_000,
+            pushed_by_email=last[2],
+            pushed_at=last[1],
+            last_pulled_at=now - dt.timedelta(hours=3),
+        )
+    s.update(repo, last_pushed_at=last[1] if last else None)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
@@ -26,6 +26,8 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, DateTime, Email, IdOf, PersonName, Quantity, Text, Url
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Created, Value
 
 __all__ = ["service"]
 
@@ -62,7 +64,7 @@ SecretKind = Literal["login", "api_key", "database", "note"]
 Action = Literal["read", "write", "delete", "undelete", "destroy", "rotate", "lease", "renew", "revoke"]
 
 
-class Vault(Record):
+class Vault(Created):
     """A vault: a named group of secrets (the first part of every path)."""
 
     id: VaultId
@@ -72,8 +74,6 @@ class Vault(Record):
     """What it holds."""
     owner_email: Email
     """Employee responsible for it."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Identity(Record):
@@ -92,10 +92,8 @@ class Identity(Record):
     """Disabled identities can do nothing."""
 
 
-class PolicyRule(BaseModel):
+class PolicyRule(Value):
     """Capabilities on the paths matching a glob."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: PathGlob = Field(description="vault/path, optionally ending in /* (prefix), or * for everything.")
     capabilities: list[Capability] = Field(
@@ -115,7 +113,7 @@ class Policy(Record):
     """When it last changed."""
 
 
-class Secret(Record):
+class Secret(Created):
     """A secret's metadata (never its value)."""
 
     id: SecretId
@@ -147,8 +145,6 @@ class Secret(Record):
     """When its value last changed."""
     max_lease_ttl_hours: Annotated[int, Field(ge=1, le=720)] = 24
     """For a database secret: the longest a lease may live, renewals included."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class SecretVersion(Record):
@@ -429,13 +425,6 @@ def _example_version(cap: str, deleted: bool) -> Any:
     return example
 
 
-def _example_renew(ctx: Ctx) -> dict[str, Any] | None:
-    for lease in ctx.where(Lease, revoked=False):
-        if lease.expires_at > ctx.now():
-            return {"lease_id": lease.id, "actor_email": lease.issued_to_email, "increment_hours": 1}
-    return None
-
-
 def _example_caps(ctx: Ctx) -> dict[str, Any] | None:
     ident = ctx.first(Identity, disabled=False)
     sec = ctx.first(Secret)
@@ -445,16 +434,18 @@ def _example_caps(ctx: Ctx) -> dict[str, Any] | None:
 # -- domain tools -----------------------------------------------------------------------------
 
 
-def _example_vault(ctx: Ctx) -> dict[str, Any] | None:
-    ident = ctx.first(Identity, kind="user", disabled=False)
-    return (
-        None
-        if ident is None
-        else {"name": "marketing", "description": "Social media logins", "owner_email": ident.email}
-    )
-
-
-@service.tool(intent="create a vault", write=True, example=_example_vault)
+@service.tool(
+    intent="create a vault",
+    write=True,
+    example=first_example(
+        Identity,
+        None,
+        where={"kind": "user", "disabled": False},
+        fields={"owner_email": "email"},
+        name="marketing",
+        description="Social media logins",
+    ),
+)
 def create_vault(ctx: Ctx, name: VaultName, owner_email: Email, description: Text = "") -> Vault:
     """Create a vault; its owner must be an enabled person.
 
@@ -473,11 +464,12 @@ def create_vault(ctx: Ctx, name: VaultName, owner_email: Email, description: Tex
     return ctx.create(Vault, name=name, description=description, owner_email=owner_email)
 
 
-def _example_policy(ctx: Ctx) -> dict[str, Any]:
-    return {"name": "auditor", "rules": [{"path": "production/*", "capabilities": ["list"]}]}
-
-
-@service.tool(intent="write the access policy", write=True, idempotent=True, example=_example_policy)
+@service.tool(
+    intent="write the access policy",
+    write=True,
+    idempotent=True,
+    example=fixed_example(name="auditor", rules=[{"path": "production/*", "capabilities": ["list"]}]),
+)
 def write_policy(
     ctx: Ctx, name: PolicyName, rules: Annotated[list[PolicyRule], Field(min_length=1, max_length=30)]
 ) -> Policy:
@@ -846,7 +838,18 @@ def _live_lease(ctx: Ctx, lease_id: str, actor: str) -> tuple[Lease, Secret]:
     return lease, sec
 
 
-@service.tool(intent="extend the lease", write=True, example=_example_renew)
+@service.tool(
+    intent="extend the lease",
+    write=True,
+    example=first_example(
+        Lease,
+        "lease_id",
+        where={"revoked": False},
+        match=lambda ctx, lease: lease.expires_at > ctx.now(),
+        fields={"actor_email": "issued_to_email"},
+        increment_hours=1,
+    ),
+)
 def renew_lease(
     ctx: Ctx, lease_id: LeaseId, actor_email: Email, increment_hours: Annotated[int, Field(ge=1, le=720)]
 ) -> Lease:
@@ -870,12 +873,18 @@ def renew_lease(
     return ctx.update(lease, expires_at=min(wanted, cap))
 
 
-def _example_revoke(ctx: Ctx) -> dict[str, Any] | None:
-    found = _example_renew(ctx)
-    return None if found is None else {"lease_id": found["lease_id"], "actor_email": found["actor_email"]}
-
-
-@service.tool(intent="revoke the lease", write=True, destructive=True, example=_example_revoke)
+@service.tool(
+    intent="revoke the lease",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Lease,
+        "lease_id",
+        where={"revoked": False},
+        match=lambda ctx, lease: lease.expires_at > ctx.now(),
+        fields={"actor_email": "issued_to_email"},
+    ),
+)
 def revoke_lease(ctx: Ctx, lease_id: LeaseId, actor_email: Email) -> Lease:
     """Revoke a live lease at once: its database user stops working.
 
@@ -956,9 +965,9 @@ def seed(s: SeedContext) -> None:
             Policy,
             name=name,
             rules=[PolicyRule(path=p, capabilities=caps) for p, caps in rules],
-            updated_at=now - dt.timedelta(days=90),
+            updated_at=s.ago(days=90),
         )
-    engineers = [p for p in pop.employees if p.department == "Engineering"] or list(pop.employees[:4])
+    engineers = pop.staff("Engineering", fallback=4)
     finance = [p for p in pop.employees if p.department == "Finance"] or list(pop.employees[4:6])
     owners = {"production": engineers[0], "staging": engineers[-1], "finance": finance[0]}
     for name, desc in (
@@ -966,9 +975,7 @@ def seed(s: SeedContext) -> None:
         ("staging", "Credentials of the staging environment."),
         ("finance", "Bank and tax portal logins."),
     ):
-        s.create(
-            Vault, name=name, description=desc, owner_email=owners[name].email, created_at=now - dt.timedelta(days=400)
-        )
+        s.create(Vault, name=name, description=desc, owner_email=owners[name].email, created_at=s.ago(days=400))
     vaults = {v.name: v for v in s.records(Vault)}
     for k, p in enumerate(engineers):
         pols: tuple[str, ...] = (
@@ -984,8 +991,8 @@ def seed(s: SeedContext) -> None:
     for k, (vault, path, kind, period) in enumerate(SECRETS):
         owner = owners[vault]
         n_versions = 1 + k % 3
-        created = now - dt.timedelta(days=200 + 10 * k)
-        last = now - dt.timedelta(days=(period or 60) + 5) if k % 2 == 0 else now - dt.timedelta(days=10 + k)
+        created = s.ago(days=200 + 10 * k)
+        last = s.ago(days=(period or 60) + 5) if k % 2 == 0 else s.ago(days=10 + k)
         login = kind == "login"
         vendor = banks[k % len(banks)] if login else None
         sec = s.create(
@@ -1023,7 +1030,7 @@ def seed(s: SeedContext) -> None:
                 lease_path=f"database/creds/{path}/{rng.getrandbits(48):012x}",
                 issued_to_email=holder.email,
                 username=f"v-{holder.email.split('@')[0].replace('.', '-')[:30]}-{k:08d}",
-                issued_at=now - dt.timedelta(hours=2),
+                issued_at=s.ago(hours=2),
                 expires_at=now + dt.timedelta(hours=6),
             )
             s.create(
@@ -1031,5 +1038,5 @@ def seed(s: SeedContext) -> None:
                 actor_email=holder.email,
                 action="lease",
                 full_path=sec.full_path,
-                at=now - dt.timedelta(hours=2),
+                at=s.ago(hours=2),
             )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
@@ -26,6 +26,8 @@ from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, DateTime, Email, IdOf, Phone, Quantity, Text, Timezone, Title, Url
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
 
 __all__ = ["service"]
 
@@ -107,10 +109,8 @@ class Component(Record):
     """When the status last changed."""
 
 
-class AffectedComponent(BaseModel):
+class AffectedComponent(Value):
     """A component an incident affects and the status it gives it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     component_id: ComponentId = Field(description="The component.")
     status: OutageStatus = Field(description="Status the incident gives it.")
@@ -368,16 +368,6 @@ def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_maintenance(ctx: Ctx) -> dict[str, Any] | None:
-    inc = ctx.first(Incident, kind="maintenance", status="scheduled")
-    return None if inc is None else {"incident_id": inc.id, "status": "in_progress", "body": "Work has started."}
-
-
-def _example_page(ctx: Ctx) -> dict[str, Any] | None:
-    page = ctx.first(Page)
-    return None if page is None else {"page_id": page.id}
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
@@ -558,7 +548,17 @@ MAINTENANCE_NEXT: dict[str, tuple[str, ...]] = {
 }
 
 
-@service.tool(intent="update the maintenance", write=True, example=_example_maintenance)
+@service.tool(
+    intent="update the maintenance",
+    write=True,
+    example=first_example(
+        Incident,
+        "incident_id",
+        where={"kind": "maintenance", "status": "scheduled"},
+        status="in_progress",
+        body="Work has started.",
+    ),
+)
 def update_maintenance(
     ctx: Ctx,
     incident_id: IncidentId,
@@ -615,7 +615,7 @@ class Summary(BaseModel):
     active_maintenances: list[IncidentId] = Field(description="Maintenances in progress or verifying.")
 
 
-@service.tool(intent="see the status page summary", example=_example_page)
+@service.tool(intent="see the status page summary", example=first_example(Page, "page_id"))
 def page_summary(ctx: Ctx, page_id: PageId) -> Summary:
     """The public summary of a page: overall indicator, component statuses, open incidents and maintenances.
 
@@ -670,13 +670,53 @@ COMPONENTS: tuple[tuple[str, str, str | None, bool], ...] = (
 )
 
 
+INCIDENTS: tuple[tuple[str, str, list[tuple[str, str]], float, list[str]], ...] = (
+    (
+        "Checkout errors for some card payments",
+        "resolved",
+        [("Payments", "partial_outage")],
+        24 * 6,
+        [
+            "We are investigating failed card payments.",
+            "A faulty deploy was identified.",
+            "Fix deployed; monitoring.",
+            "This incident has been resolved.",
+        ],
+    ),
+    (
+        "API latency",
+        "resolved",
+        [("API", "degraded_performance")],
+        24 * 2,
+        ["API requests are slower than usual.", "Resolved: a database index was rebuilt."],
+    ),
+    (
+        "Delayed notification e-mails",
+        "identified",
+        [("Email delivery", "degraded_performance")],
+        3,
+        ["Notification e-mails are delayed.", "Our e-mail provider has a backlog; we are working with them."],
+    ),
+)
+"""Seeded incidents: (name, status, affected components and their status, hours ago, one update an hour)."""
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The company's public status page, its components, past and open incidents, maintenances, subscribers."""
+    page = _seed_pages(s)
+    comps = _seed_components(s, page)
+    for name, status, affected, hours_ago, story in INCIDENTS:
+        _seed_incident(s, page, comps, name, status, affected, hours_ago, story)
+    _seed_maintenances(s, page, comps)
+    _seed_subscribers(s, page, [c.id for c in comps.values()])
+
+
+def _seed_pages(s: SeedContext) -> Page:
+    """The public status page (returned) and an internal one."""
     pop = s.population
-    now = s.now
     home = pop.home
-    support = next((p for p in pop.employees if p.department == "Support"), pop.employees[0])
+    support = pop.staff("Support", fallback=1)[0]
     page = s.create(
         Page,
         name=f"{home.name} Status",
@@ -693,7 +733,11 @@ def seed(s: SeedContext) -> None:
         support_email=support.email,
         time_zone=home.place.timezone,
     )
-    comps = {
+    return page
+
+
+def _seed_components(s: SeedContext, page: Page) -> dict[str, Component]:
+    return {
         name: s.create(
             Component,
             page_id=page.id,
@@ -701,69 +745,58 @@ def seed(s: SeedContext) -> None:
             description=desc,
             group=group,
             only_show_if_degraded=hidden,
-            updated_at=now - dt.timedelta(days=10),
+            updated_at=s.ago(days=10),
         )
         for name, desc, group, hidden in COMPONENTS
     }
 
-    def incident(name: str, status: str, affected: list[tuple[str, str]], hours_ago: float, story: list[str]) -> None:
-        acs = [AffectedComponent(component_id=comps[c].id, status=st) for c, st in affected]
-        created = now - dt.timedelta(hours=hours_ago)
-        inc = s.create(
-            Incident,
-            page_id=page.id,
-            kind="incident",
-            name=name,
-            status=status,
-            impact=_impact(acs),
-            components=acs,
-            resolved_at=created + dt.timedelta(hours=len(story)) if status == "resolved" else None,
-            created_at=created,
-            updated_at=created + dt.timedelta(hours=len(story) - 1),
-        )
-        statuses = ["investigating", "identified", "monitoring", "resolved"]
-        for k, body in enumerate(story):
-            st = statuses[k] if status == "resolved" and k < len(story) - 1 else statuses[min(k, 3)]
-            if k == len(story) - 1:
-                st = status
-            s.create(
-                IncidentUpdate,
-                incident_id=inc.id,
-                status=st,
-                body=body,
-                notified=3 + k,
-                created_at=created + dt.timedelta(hours=k),
-            )
-        if status != "resolved":
-            for c, st in affected:
-                comps[c] = s.update(comps[c], status=st, updated_at=created)
 
-    incident(
-        "Checkout errors for some card payments",
-        "resolved",
-        [("Payments", "partial_outage")],
-        24 * 6,
-        [
-            "We are investigating failed card payments.",
-            "A faulty deploy was identified.",
-            "Fix deployed; monitoring.",
-            "This incident has been resolved.",
-        ],
+def _seed_incident(
+    s: SeedContext,
+    page: Page,
+    comps: dict[str, Component],
+    name: str,
+    status: str,
+    affected: list[tuple[str, str]],
+    hours_ago: float,
+    story: list[str],
+) -> None:
+    """An incident with an update an hour for each line of its story; an open one sets its components' status."""
+    acs = [AffectedComponent(component_id=comps[c].id, status=st) for c, st in affected]
+    created = s.ago(hours=hours_ago)
+    inc = s.create(
+        Incident,
+        page_id=page.id,
+        kind="incident",
+        name=name,
+        status=status,
+        impact=_impact(acs),
+        components=acs,
+        resolved_at=created + dt.timedelta(hours=len(story)) if status == "resolved" else None,
+        created_at=created,
+        updated_at=created + dt.timedelta(hours=len(story) - 1),
     )
-    incident(
-        "API latency",
-        "resolved",
-        [("API", "degraded_performance")],
-        24 * 2,
-        ["API requests are slower than usual.", "Resolved: a database index was rebuilt."],
-    )
-    incident(
-        "Delayed notification e-mails",
-        "identified",
-        [("Email delivery", "degraded_performance")],
-        3,
-        ["Notification e-mails are delayed.", "Our e-mail provider has a backlog; we are working with them."],
-    )
+    statuses = ["investigating", "identified", "monitoring", "resolved"]
+    for k, body in enumerate(story):
+        st = statuses[k] if status == "resolved" and k < len(story) - 1 else statuses[min(k, 3)]
+        if k == len(story) - 1:
+            st = status
+        s.create(
+            IncidentUpdate,
+            incident_id=inc.id,
+            status=st,
+            body=body,
+            notified=3 + k,
+            created_at=created + dt.timedelta(hours=k),
+        )
+    if status != "resolved":
+        for c, st in affected:
+            comps[c] = s.update(comps[c], status=st, updated_at=created)
+
+
+def _seed_maintenances(s: SeedContext, page: Page, comps: dict[str, Component]) -> None:
+    """Two upcoming maintenances and a completed one."""
+    now = s.now
     for k, (name, days, hours, comp_names, status) in enumerate(
         (
             ("Database upgrade", 5, 2, ["Web app", "API"], "scheduled"),
@@ -783,8 +816,8 @@ def seed(s: SeedContext) -> None:
             scheduled_for=start,
             scheduled_until=start + dt.timedelta(hours=hours),
             resolved_at=start + dt.timedelta(hours=hours) if status == "completed" else None,
-            created_at=now - dt.timedelta(days=30 - k),
-            updated_at=now - dt.timedelta(days=30 - k),
+            created_at=s.ago(days=30 - k),
+            updated_at=s.ago(days=30 - k),
         )
         s.create(
             IncidentUpdate,
@@ -792,9 +825,13 @@ def seed(s: SeedContext) -> None:
             status=status,
             body=f"{name}: scheduled maintenance.",
             notified=5,
-            created_at=now - dt.timedelta(days=30 - k),
+            created_at=s.ago(days=30 - k),
         )
-    ids = [c.id for c in comps.values()]
+
+
+def _seed_subscribers(s: SeedContext, page: Page, component_ids: list[str]) -> None:
+    """Business contacts and consumers, following the whole page or one component; a few unconfirmed."""
+    pop = s.population
     for k, person in enumerate(list(pop.contacts[:24]) + list(pop.consumers[:8])):
         sms = k % 7 == 3
         s.create(
@@ -803,7 +840,7 @@ def seed(s: SeedContext) -> None:
             email=person.email,
             mode="sms" if sms else "email",
             phone=person.phone if sms else None,
-            component_ids=() if k % 3 == 0 else (ids[k % len(ids)],),
+            component_ids=() if k % 3 == 0 else (component_ids[k % len(component_ids)],),
             confirmed=k % 5 != 4,
-            created_at=now - dt.timedelta(days=60 + k),
+            created_at=s.ago(days=60 + k),
         )

@@ -20,8 +20,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -37,6 +38,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -68,7 +71,7 @@ SubmissionState = Literal["unsubmitted", "submitted", "graded"]
 STAFF: tuple[str, ...] = ("teacher", "ta")
 
 
-class User(Record):
+class User(Created):
     """A person with a login: a student, teacher or teaching assistant."""
 
     id: UserId
@@ -76,8 +79,6 @@ class User(Record):
     """Full name."""
     email: Email
     """Login e-mail; unique."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the account was created."""
 
 
 class Course(Record):
@@ -451,19 +452,6 @@ def _example_grade(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_missing(ctx: Ctx) -> dict[str, Any] | None:
-    now = ctx.now()
-    for a in ctx.where(Assignment, published=True):
-        if a.due_at and a.due_at < now and ctx.get(Course, a.course_id).workflow_state == "available":
-            return {"assignment_id": a.id}
-    return None
-
-
-def _example_grades(ctx: Ctx) -> dict[str, Any] | None:
-    c = ctx.first(Course, workflow_state="available")
-    return None if c is None else {"course_id": c.id}
-
-
 # -- domain tools ---------------------------------------------------------------------------
 
 
@@ -644,7 +632,18 @@ def grade_submission(ctx: Ctx, submission_id: SubmissionId, score: Points, grade
     )
 
 
-@service.tool(intent="score the missing submissions of the assignment", write=True, example=_example_missing)
+@service.tool(
+    intent="score the missing submissions of the assignment",
+    write=True,
+    example=first_example(
+        Assignment,
+        "assignment_id",
+        where={"published": True},
+        match=lambda ctx, a: (
+            a.due_at is not None and a.due_at < ctx.now() and ctx.get(Course, a.course_id).workflow_state == "available"
+        ),
+    ),
+)
 def apply_missing_policy(ctx: Ctx, assignment_id: AssignmentId) -> list[Submission]:
     """Mark every active student's unsubmitted work on a past-due assignment as missing and score it.
 
@@ -713,7 +712,10 @@ def _letter(score: float | None) -> Literal["A", "B", "C", "D", "F"] | None:
     return "F"
 
 
-@service.tool(intent="compute the course's grades", example=_example_grades)
+@service.tool(
+    intent="compute the course's grades",
+    example=first_example(Course, "course_id", where={"workflow_state": "available"}),
+)
 def course_grades(ctx: Ctx, course_id: CourseId) -> CourseGrades:
     """Compute each student's weighted current score from their graded work.
 
@@ -785,21 +787,150 @@ WORK: tuple[tuple[str, int, SubmissionType, int, float], ...] = (
 )
 
 
+def _seed_users(s: SeedContext) -> dict[str, User]:
+    """One account per person among the staff, consumers and twenty contacts; by e-mail."""
+    pop = s.population
+    learners = list(pop.consumers) + list(pop.contacts[:20])
+    user_of: dict[str, User] = {}
+    for p in list(pop.employees) + learners:
+        if p.email not in user_of:
+            user_of[p.email] = s.create(User, name=p.name, email=p.email, created_at=s.ago(days=200 + len(user_of)))
+    return user_of
+
+
+def _seed_roster(
+    s: SeedContext, c: int, course: Course, depts: tuple[str, ...], user_of: dict[str, User]
+) -> tuple[Person, list[User]]:
+    """The c-th course's sections, teacher, TA and students (some dropped); returns the teacher and active students."""
+    pop = s.population
+    staff = list(pop.employees)
+    learners = list(pop.consumers) + list(pop.contacts[:20])
+    state = course.workflow_state
+    done = state == "completed"
+    secs = [
+        s.create(Section, course_id=course.id, name=f"Section {chr(65 + k)}", capacity=(12, 10)[k])
+        for k in range(2 if c < 3 else 1)
+    ]
+    teachers = [p for p in staff if p.department in depts]
+    teacher = teachers[c % len(teachers)]
+    s.create(
+        Enrollment,
+        course_id=course.id,
+        section_id=secs[0].id,
+        user_id=user_of[teacher.email].id,
+        type="teacher",
+        state="completed" if done else "active",
+    )
+    ta = teachers[(c + 1) % len(teachers)]
+    if ta.key != teacher.key and c < 3:
+        s.create(
+            Enrollment,
+            course_id=course.id,
+            section_id=secs[-1].id,
+            user_id=user_of[ta.email].id,
+            type="ta",
+            state="active",
+        )
+    students: list[User] = []
+    n = 0 if state == "unpublished" else (len(secs) * 10 - 1 if c == 0 else 14)
+    for k in range(n):
+        p = learners[(c * 7 + k * 3) % len(learners)]
+        u = user_of[p.email]
+        if u in students:
+            continue
+        sec = secs[k % len(secs)] if c != 0 else secs[0 if k < secs[0].capacity else 1]
+        drop = k % 11 == 10
+        s.create(
+            Enrollment,
+            course_id=course.id,
+            section_id=sec.id,
+            user_id=u.id,
+            type="student",
+            state="completed" if done else "inactive" if drop else "active",
+        )
+        if not drop:
+            students.append(u)
+    return teacher, students
+
+
+def _seed_submissions(
+    s: SeedContext,
+    c: int,
+    w: int,
+    course: Course,
+    a: Assignment,
+    due: dt.datetime,
+    teacher: Person,
+    students: list[User],
+) -> None:
+    """Submissions to an assignment already due: most on time, some late, a few missing or not graded yet."""
+    rng = s.rng
+    kind = a.submission_type
+    points = a.points_possible
+    for j, u in enumerate(students):
+        fate = (j + w * 3 + c) % 9
+        if fate == 8:
+            continue  # not handed in; the missing policy has not run
+        late_s = 0 if fate < 6 else rng.randint(2, 60) * 3600
+        submitted = due - dt.timedelta(hours=rng.randint(1, 48)) if not late_s else due + dt.timedelta(seconds=late_s)
+        submitted = min(submitted, s.ago(hours=1))
+        late_s = max(0, int((submitted - due).total_seconds()))
+        graded = fate != 5 and submitted < s.ago(days=2)
+        raw = round(points * rng.choice((0.6, 0.7, 0.8, 0.85, 0.9, 1.0)), 2)
+        final = _late_score(course, points, raw, late_s) if graded and late_s else raw
+        s.create(
+            Submission,
+            assignment_id=a.id,
+            user_id=u.id,
+            workflow_state="graded" if graded else "submitted",
+            attempt=1,
+            body="See my answers below." if kind == "online_text_entry" else None,
+            url=f"https://notebooks.example.com/{u.id}/{a.id}" if kind == "online_url" else None,
+            attachment=f"https://files.quadrant-learn.example/{a.id}/{u.id}.pdf" if kind == "online_upload" else None,
+            submitted_at=submitted,
+            late=late_s > 0,
+            seconds_late=late_s,
+            raw_score=raw if graded else None,
+            points_deducted=round(raw - final, 2) if graded else 0,
+            score=final if graded else None,
+            grader_email=teacher.email if graded else None,
+            updated_at=submitted + dt.timedelta(days=1) if graded else submitted,
+        )
+
+
+def _seed_work(s: SeedContext, c: int, course: Course, teacher: Person, students: list[User]) -> None:
+    """The c-th course's assignment groups and assignments, with the submissions to those already due."""
+    now = s.now
+    state = course.workflow_state
+    plan = GROUPS if state != "unpublished" else GROUPS[:2]  # the new course has no final project group yet
+    group_recs = [s.create(AssignmentGroup, course_id=course.id, name=g, weight=w) for g, w in plan]
+    shift = -130 if state == "completed" else 0
+    for w, (aname, gi, kind, due_days, points) in enumerate(WORK):
+        if gi >= len(group_recs):
+            continue
+        due = (now + dt.timedelta(days=due_days + shift)).replace(hour=23, minute=59)
+        a = s.create(
+            Assignment,
+            course_id=course.id,
+            group_id=group_recs[gi].id,
+            name=aname,
+            points_possible=points,
+            submission_type=kind,
+            due_at=due,
+            lock_at=due + dt.timedelta(days=7) if gi != 2 else None,
+            allowed_attempts=2 if gi == 1 else None,
+            published=state != "unpublished" and due_days < 40,
+        )
+        if state == "unpublished" or due > now or kind == "on_paper":
+            continue
+        _seed_submissions(s, c, w, course, a, due, teacher, students)
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Staff as teachers, consumers and contacts as students, courses with sections, graded and late work."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    staff = list(pop.employees)
-    learners = list(pop.consumers) + list(pop.contacts[:20])
-    user_of: dict[str, User] = {}
-    for p in staff + learners:
-        if p.email not in user_of:
-            user_of[p.email] = s.create(
-                User, name=p.name, email=p.email, created_at=now - dt.timedelta(days=200 + len(user_of))
-            )
+    today = s.now.date()
+    user_of = _seed_users(s)
     for c, (name, code, state, depts) in enumerate(COURSES):
         done = state == "completed"
         start = today - dt.timedelta(days=170 if done else 49)
@@ -815,100 +946,5 @@ def seed(s: SeedContext) -> None:
             late_minimum_percent=(50.0, 60.0, 40.0, 50.0, 50.0)[c],
             missing_deduction_percent=100.0 if c != 1 else 80.0,
         )
-        secs = [
-            s.create(Section, course_id=course.id, name=f"Section {chr(65 + k)}", capacity=(12, 10)[k])
-            for k in range(2 if c < 3 else 1)
-        ]
-        teachers = [p for p in staff if p.department in depts]
-        teacher = teachers[c % len(teachers)]
-        s.create(
-            Enrollment,
-            course_id=course.id,
-            section_id=secs[0].id,
-            user_id=user_of[teacher.email].id,
-            type="teacher",
-            state="completed" if done else "active",
-        )
-        ta = teachers[(c + 1) % len(teachers)]
-        if ta.key != teacher.key and c < 3:
-            s.create(
-                Enrollment,
-                course_id=course.id,
-                section_id=secs[-1].id,
-                user_id=user_of[ta.email].id,
-                type="ta",
-                state="active",
-            )
-        students: list[User] = []
-        n = 0 if state == "unpublished" else (len(secs) * 10 - 1 if c == 0 else 14)
-        for k in range(n):
-            p = learners[(c * 7 + k * 3) % len(learners)]
-            u = user_of[p.email]
-            if u in students:
-                continue
-            sec = secs[k % len(secs)] if c != 0 else secs[0 if k < secs[0].capacity else 1]
-            drop = k % 11 == 10
-            s.create(
-                Enrollment,
-                course_id=course.id,
-                section_id=sec.id,
-                user_id=u.id,
-                type="student",
-                state="completed" if done else "inactive" if drop else "active",
-            )
-            if not drop:
-                students.append(u)
-        plan = GROUPS if state != "unpublished" else GROUPS[:2]  # the new course has no final project group yet
-        group_recs = [s.create(AssignmentGroup, course_id=course.id, name=g, weight=w) for g, w in plan]
-        shift = -130 if done else 0
-        for w, (aname, gi, kind, due_days, points) in enumerate(WORK):
-            if gi >= len(group_recs):
-                continue
-            due = (now + dt.timedelta(days=due_days + shift)).replace(hour=23, minute=59)
-            a = s.create(
-                Assignment,
-                course_id=course.id,
-                group_id=group_recs[gi].id,
-                name=aname,
-                points_possible=points,
-                submission_type=kind,
-                due_at=due,
-                lock_at=due + dt.timedelta(days=7) if gi != 2 else None,
-                allowed_attempts=2 if gi == 1 else None,
-                published=state != "unpublished" and due_days < 40,
-            )
-            if state == "unpublished" or due > now or kind == "on_paper":
-                continue
-            for j, u in enumerate(students):
-                fate = (j + w * 3 + c) % 9
-                if fate == 8:
-                    continue  # not handed in; the missing policy has not run
-                late_s = 0 if fate < 6 else rng.randint(2, 60) * 3600
-                submitted = (
-                    due - dt.timedelta(hours=rng.randint(1, 48)) if not late_s else due + dt.timedelta(seconds=late_s)
-                )
-                submitted = min(submitted, now - dt.timedelta(hours=1))
-                late_s = max(0, int((submitted - due).total_seconds()))
-                graded = fate != 5 and submitted < now - dt.timedelta(days=2)
-                raw = round(points * rng.choice((0.6, 0.7, 0.8, 0.85, 0.9, 1.0)), 2)
-                final = _late_score(course, points, raw, late_s) if graded and late_s else raw
-                s.create(
-                    Submission,
-                    assignment_id=a.id,
-                    user_id=u.id,
-                    workflow_state="graded" if graded else "submitted",
-                    attempt=1,
-                    body="See my answers below." if kind == "online_text_entry" else None,
-                    url=f"https://notebooks.example.com/{u.id}/{a.id}" if kind == "online_url" else None,
-                    attachment=f"https://files.quadrant-learn.example/{a.id}/{u.id}.pdf"
-                    if kind == "online_upload"
-                    else None,
-                    submitted_at=submitted,
-                    late=late_s > 0,
-                    seconds_late=late_s,
-                    raw_score=raw if graded else None,
-                    points_deducted=round(raw - final, 2) if graded else 0,
-                    score=final if graded else None,
-                    grader_email=teacher.email if graded else None,
-                    updated_at=submitted + dt.timedelta(days=1) if graded else submitted,
-                )
+        teacher, students = _seed_roster(s, c, course, depts, user_of)
+        _seed_work(s, c, course, teacher, students)

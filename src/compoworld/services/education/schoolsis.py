@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service
@@ -40,6 +41,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
 from compoworld.world.population import FIRST_NAMES
 
 __all__ = ["service"]
@@ -513,11 +516,6 @@ def _example_report(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_summary(ctx: Ctx) -> dict[str, Any] | None:
-    st = ctx.first(Student, enroll_status="active")
-    return None if st is None else {"student_id": st.id}
-
-
 # -- domain tools ---------------------------------------------------------------------------
 
 
@@ -755,7 +753,10 @@ class AttendanceSummary(BaseModel):
     guardian_emails: list[Email] = Field(description="Custodial guardians to contact.")
 
 
-@service.tool(intent="summarize the student's attendance", example=_example_summary)
+@service.tool(
+    intent="summarize the student's attendance",
+    example=first_example(Student, "student_id", where={"enroll_status": "active"}),
+)
 def attendance_summary(ctx: Ctx, student_id: StudentId) -> AttendanceSummary:
     """Count a student's recorded, absent, unexcused and tardy days in the current term.
 
@@ -816,21 +817,15 @@ COURSES = (
 )
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Terms, teachers and sections, consumers' children as students with their parents as guardians."""
-    pop = s.population
-    rng = s.rng
-    today = s.now.date()
-    s1 = s.create(Term, name="2025-26 Semester 1", start_date=dt.date(2025, 8, 25), end_date=dt.date(2026, 1, 16))
-    s2 = s.create(Term, name="2025-26 Semester 2", start_date=dt.date(2026, 1, 20), end_date=dt.date(2026, 6, 12))
+def _seed_sections(s: SeedContext, terms: tuple[Term, Term]) -> tuple[dict[str, Teacher], dict[str, list[Section]]]:
+    """The teachers and every course's section in both terms; returns the teachers by id and the sections by term id."""
     staff: dict[str, list[Teacher]] = {}
     for dept, name in TEACHERS:
         first, last = name.split()
         t = s.create(Teacher, name=name, email=f"{first}.{last}@northfield-academy.example".lower(), department=dept)
         staff.setdefault(dept, []).append(t)
-    secs: dict[str, list[Section]] = {s1.id: [], s2.id: []}
-    for term in (s1, s2):
+    secs: dict[str, list[Section]] = {term.id: [] for term in terms}
+    for term in terms:
         for k, (course, dept, lo, hi, period) in enumerate(COURSES):
             team = staff[dept]
             secs[term.id].append(
@@ -846,8 +841,48 @@ def seed(s: SeedContext) -> None:
                     capacity=24 if course != "Physical Education" else 40,
                 )
             )
-    # Parents: consumers old enough to have a teenager; each has one or two students at the school.
-    parents = [p for p in pop.consumers if 35 <= (today - p.birth_date).days // 365 <= 60][:22]
+    return {t.id: t for team in staff.values() for t in team}, secs
+
+
+def _seed_guardians(s: SeedContext, i: int, parent: Person, st: Student) -> None:
+    """The i-th parent as the student's guardian; some students also have a second parent or a grandparent."""
+    pop = s.population
+    s.create(
+        Guardian,
+        student_id=st.id,
+        name=parent.name,
+        email=parent.email,
+        phone=parent.phone,
+        relationship="mother" if i % 2 else "father",
+    )
+    if i % 3 == 1:
+        other = pop.consumers[(i * 7 + 3) % len(pop.consumers)]
+        s.create(
+            Guardian,
+            student_id=st.id,
+            name=f"{other.first_name} {parent.last_name}",
+            email=f"{other.first_name}.{parent.last_name}.{i}@postbox.org".lower(),
+            phone=other.phone,
+            relationship="father" if i % 2 else "mother",
+            custodial=i % 2 == 0,
+            receives_mail=i % 2 == 0,
+        )
+    if i % 5 == 2:
+        s.create(
+            Guardian,
+            student_id=st.id,
+            name=f"{s.rng.choice(FIRST_NAMES)} {parent.last_name}",
+            email=f"grandparent.{parent.last_name}.{i}@inbox.io".lower(),
+            relationship="grandparent",
+            custodial=False,
+            receives_mail=False,
+        )
+
+
+def _seed_students(s: SeedContext) -> list[Student]:
+    """Consumers old enough to have a teenager as parents, each with one or two students at the school."""
+    today = s.now.date()
+    parents = [p for p in s.population.consumers if 35 <= (today - p.birth_date).days // 365 <= 60][:22]
     students: list[Student] = []
     for i, parent in enumerate(parents):
         for k in range(1 + (i % 4 == 0)):
@@ -855,7 +890,7 @@ def seed(s: SeedContext) -> None:
             birth = dt.date(2026 - 15 - (grade - 9), 1 + (i * 5 + k) % 12, 1 + (i * 7 + k) % 28)
             st = s.create(
                 Student,
-                first_name=rng.choice(FIRST_NAMES),
+                first_name=s.rng.choice(FIRST_NAMES),
                 last_name=parent.last_name,
                 birth_date=birth,
                 grade_level=grade,
@@ -864,98 +899,88 @@ def seed(s: SeedContext) -> None:
                 entry_date=dt.date(2025 - (grade - 9), 8, 25),
             )
             students.append(st)
-            s.create(
-                Guardian,
-                student_id=st.id,
-                name=parent.name,
-                email=parent.email,
-                phone=parent.phone,
-                relationship="mother" if i % 2 else "father",
-            )
-            if i % 3 == 1:
-                other = pop.consumers[(i * 7 + 3) % len(pop.consumers)]
-                s.create(
-                    Guardian,
-                    student_id=st.id,
-                    name=f"{other.first_name} {parent.last_name}",
-                    email=f"{other.first_name}.{parent.last_name}.{i}@postbox.org".lower(),
-                    phone=other.phone,
-                    relationship="father" if i % 2 else "mother",
-                    custodial=i % 2 == 0,
-                    receives_mail=i % 2 == 0,
-                )
-            if i % 5 == 2:
-                s.create(
-                    Guardian,
-                    student_id=st.id,
-                    name=f"{rng.choice(FIRST_NAMES)} {parent.last_name}",
-                    email=f"grandparent.{parent.last_name}.{i}@inbox.io".lower(),
-                    relationship="grandparent",
-                    custodial=False,
-                    receives_mail=False,
-                )
-    # Schedules: each student takes a section in periods 1-6 where their grade fits.
-    for term in (s1, s2):
-        seats: dict[str, int] = {}
-        for j, st in enumerate(students):
-            if term.id == s2.id and st.enroll_status != "active":
+            _seed_guardians(s, i, parent, st)
+    return students
+
+
+def _seed_schedules(
+    s: SeedContext, term: Term, first: bool, secs: list[Section], students: list[Student], teachers: dict[str, Teacher]
+) -> None:
+    """Each student's sections of the term, one in each period 1-6 their grade fits, with their grades.
+
+    The first term has a final grade in every section; the second (current) one a
+    progress grade in some, a free sixth period for some students and none for
+    students who left.
+    """
+    rng = s.rng
+    seats: dict[str, int] = {}
+    for j, st in enumerate(students):
+        if not first and st.enroll_status != "active":
+            continue
+        for period in range(1, 7):
+            if not first and period == 6 and j % 3 == 0:
+                continue  # a free period (study hall) this semester
+            options = [
+                x
+                for x in secs
+                if x.period == period
+                and x.grade_min <= st.grade_level <= x.grade_max
+                and seats.get(x.id, 0) < x.capacity
+            ]
+            if not options:
                 continue
-            for period in range(1, 7):
-                if term.id == s2.id and period == 6 and j % 3 == 0:
-                    continue  # a free period (study hall) this semester
-                options = [
-                    x
-                    for x in secs[term.id]
-                    if x.period == period
-                    and x.grade_min <= st.grade_level <= x.grade_max
-                    and seats.get(x.id, 0) < x.capacity
-                ]
-                if not options:
-                    continue
-                sec = options[j % len(options)]
-                seats[sec.id] = seats.get(sec.id, 0) + 1
-                s.create(SectionEnrollment, student_id=st.id, section_id=sec.id, date_enrolled=term.start_date)
-                teacher = next(t for ts in staff.values() for t in ts if t.id == sec.teacher_id)
-                if term.id == s1.id:
-                    pct = float(rng.randint(55, 99))
-                    s.create(
-                        StoredGrade,
-                        student_id=st.id,
-                        section_id=sec.id,
-                        term_id=term.id,
-                        percent=pct,
-                        letter=_letter(pct),
-                        final=True,
-                        entered_by=teacher.email,
-                    )
-                elif j % 4 == 0 and (period != 6 or j % 8 == 0):
-                    pct = float(rng.randint(60, 98))
-                    s.create(
-                        StoredGrade,
-                        student_id=st.id,
-                        section_id=sec.id,
-                        term_id=term.id,
-                        percent=pct,
-                        letter=_letter(pct),
-                        comment="Progress grade",
-                        entered_by=teacher.email,
-                    )
-    # Semester 1 report cards for everyone; attendance for the last two weeks of semester 2.
+            sec = options[j % len(options)]
+            seats[sec.id] = seats.get(sec.id, 0) + 1
+            s.create(SectionEnrollment, student_id=st.id, section_id=sec.id, date_enrolled=term.start_date)
+            teacher = teachers[sec.teacher_id]
+            if first:
+                pct = float(rng.randint(55, 99))
+                s.create(
+                    StoredGrade,
+                    student_id=st.id,
+                    section_id=sec.id,
+                    term_id=term.id,
+                    percent=pct,
+                    letter=_letter(pct),
+                    final=True,
+                    entered_by=teacher.email,
+                )
+            elif j % 4 == 0 and (period != 6 or j % 8 == 0):
+                pct = float(rng.randint(60, 98))
+                s.create(
+                    StoredGrade,
+                    student_id=st.id,
+                    section_id=sec.id,
+                    term_id=term.id,
+                    percent=pct,
+                    letter=_letter(pct),
+                    comment="Progress grade",
+                    entered_by=teacher.email,
+                )
+
+
+def _seed_report_cards(s: SeedContext, term: Term, students: list[Student]) -> None:
+    """The term's report card for every student with grades, mailed to the guardians who receive mail."""
     for st in students:
-        grades = [g for g in s.records(StoredGrade) if g.student_id == st.id and g.term_id == s1.id]
+        grades = [g for g in s.records(StoredGrade) if g.student_id == st.id and g.term_id == term.id]
         if grades:
             mail = sorted(g.email for g in s.records(Guardian) if g.student_id == st.id and g.receives_mail)
             s.create(
                 ReportCard,
                 student_id=st.id,
-                term_id=s1.id,
+                term_id=term.id,
                 gpa=round(sum(POINTS[g.letter] for g in grades) / len(grades), 2),
                 sections=len(grades),
-                days_absent=rng.randint(0, 6),
-                days_tardy=rng.randint(0, 4),
+                days_absent=s.rng.randint(0, 6),
+                days_tardy=s.rng.randint(0, 4),
                 mailed_to=mail,
                 issued_at=dt.datetime(2026, 1, 23, 12, tzinfo=dt.UTC),
             )
+
+
+def _seed_attendance(s: SeedContext, students: list[Student]) -> None:
+    """Daily attendance of the active students over the last two weeks; a custodial guardian excused absences."""
+    today = s.now.date()
     days = [today - dt.timedelta(days=d) for d in range(1, 15) if (today - dt.timedelta(days=d)).weekday() < 5]
     for j, st in enumerate(students):
         if st.enroll_status != "active":
@@ -979,5 +1004,18 @@ def seed(s: SeedContext) -> None:
                 code=code,
                 comment="Flu" if code == "absent_excused" else "",
                 excused_by=guardian.email if code == "absent_excused" and guardian else None,
-                updated_at=dt.datetime.combine(day, dt.time(8, 30), tzinfo=dt.UTC),
+                updated_at=utc_at(day, 8, 30),
             )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Terms, teachers and sections, consumers' children as students with their parents as guardians."""
+    s1 = s.create(Term, name="2025-26 Semester 1", start_date=dt.date(2025, 8, 25), end_date=dt.date(2026, 1, 16))
+    s2 = s.create(Term, name="2025-26 Semester 2", start_date=dt.date(2026, 1, 20), end_date=dt.date(2026, 6, 12))
+    teachers, secs = _seed_sections(s, (s1, s2))
+    students = _seed_students(s)
+    _seed_schedules(s, s1, True, secs[s1.id], students, teachers)
+    _seed_schedules(s, s2, False, secs[s2.id], students, teachers)
+    _seed_report_cards(s, s1, students)
+    _seed_attendance(s, students)

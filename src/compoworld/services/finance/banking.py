@@ -13,6 +13,7 @@ nothing; repeating a payment with the same idempotency key returns the first.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -38,6 +39,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Created
 from compoworld.world import finance as links
 
 __all__ = ["service"]
@@ -131,7 +134,7 @@ class Recipient(Record):
     """When the payee was saved."""
 
 
-class Transaction(Record):
+class Transaction(Created):
     """Money in or out of an account."""
 
     id: TransactionId
@@ -171,8 +174,6 @@ class Transaction(Record):
     """When the money should arrive."""
     posted_at: DateTime | None = None
     """When it posted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class ApprovalRequest(Record):
@@ -366,28 +367,11 @@ def _example_decide(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    tx = ctx.first(Transaction, status="pending")
-    return None if tx is None else {"transaction_id": tx.id}
-
-
 def _example_transfer(ctx: Ctx) -> dict[str, Any]:
     reserve = ctx.first(Account, kind="savings")
     operating = ctx.first(Account, kind="checking")
     assert reserve is not None and operating is not None
     return {"from_account_id": reserve.id, "to_account_id": operating.id, "amount": 5_000_00, "note": "Top up"}
-
-
-def _example_deposit(ctx: Ctx) -> dict[str, Any]:
-    acct = ctx.first(Account, kind="checking")
-    assert acct is not None
-    return {
-        "account_id": acct.id,
-        "amount": 2_400_00,
-        "check_image": "https://files.example.com/checks/chk-1042.jpg",
-        "payer_company": "Birch Foods",
-        "invoice_number": "INV-00042",
-    }
 
 
 def _example_statement(ctx: Ctx) -> dict[str, Any]:
@@ -399,17 +383,17 @@ def _example_statement(ctx: Ctx) -> dict[str, Any]:
 # -- domain tools -----------------------------------------------------------------------------
 
 
-def _example_recipient(ctx: Ctx) -> dict[str, Any]:
-    return {
-        "kind": "business",
-        "business_name": "Northwind Cleaning",
-        "email": "billing@northwind-cleaning.example.com",
-        "account_number": "NW-3301-7788",
-        "routing_number": "021000021",
-    }
-
-
-@service.tool(intent="save a new payee", write=True, example=_example_recipient)
+@service.tool(
+    intent="save a new payee",
+    write=True,
+    example=fixed_example(
+        kind="business",
+        business_name="Northwind Cleaning",
+        email="billing@northwind-cleaning.example.com",
+        account_number="NW-3301-7788",
+        routing_number="021000021",
+    ),
+)
 def create_recipient(
     ctx: Ctx,
     kind: Literal["business", "individual"],
@@ -610,7 +594,12 @@ def reject_payment(ctx: Ctx, approval_request_id: ApprovalId, approver_email: Em
     return ctx.update(ctx.get(Transaction, req.transaction_id), status="rejected")
 
 
-@service.tool(intent="cancel the payment before it is sent", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the payment before it is sent",
+    write=True,
+    destructive=True,
+    example=first_example(Transaction, "transaction_id", where={"status": "pending"}),
+)
 def cancel_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     """Cancel a payment that is not sent yet (pending or waiting for approval); held money is released.
 
@@ -695,7 +684,19 @@ def internal_transfer(
     return Transfer(debit=out, credit=into)
 
 
-@service.tool(intent="deposit the customer's check", write=True, example=_example_deposit)
+@service.tool(
+    intent="deposit the customer's check",
+    write=True,
+    example=first_example(
+        Account,
+        "account_id",
+        where={"kind": "checking"},
+        amount=2_400_00,
+        check_image="https://files.example.com/checks/chk-1042.jpg",
+        payer_company="Birch Foods",
+        invoice_number="INV-00042",
+    ),
+)
 def deposit_check(
     ctx: Ctx,
     account_id: AccountId,
@@ -795,23 +796,22 @@ def account_statement(ctx: Ctx, account_id: AccountId, start: Date, end: Date | 
 # -- seed -------------------------------------------------------------------------------------
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """The home company's accounts, its finance team, supplier and contractor payees and 40 days of activity."""
+def _seed_team(s: SeedContext) -> tuple[list[TeamMember], TeamMember]:
+    """The finance staff as the banking team; returns the admins and the member who initiates payments."""
     pop = s.population
-    rng = s.rng
-    cur = pop.home.place.currency
-    routing = links.routing_number(pop)
-    now = s.now
-    finance = [p for p in pop.employees if p.department == "Finance"] or list(pop.employees[:4])
+    finance = pop.staff("Finance", fallback=4)
     roles: tuple[Role, ...] = ("admin", "admin", "payments", "bookkeeper")
     team = [
         s.create(TeamMember, name=p.name, email=p.email, role=roles[i] if i < len(roles) else "bookkeeper")
         for i, p in enumerate(finance)
     ]
     admins = [m for m in team if m.role == "admin"]
-    payer = next((m for m in team if m.role == "payments"), admins[0])
+    return admins, next((m for m in team if m.role == "payments"), admins[0])
 
+
+def _seed_recipients(s: SeedContext) -> list[Recipient]:
+    """Supplier and contractor payees; returns the active ones."""
+    pop = s.population
     payees: list[Recipient] = []
     for sup in links.suppliers(pop):
         payees.append(
@@ -826,7 +826,7 @@ def seed(s: SeedContext) -> None:
                 default_method=("ach", "ach", "wire", "check")[sup.index % 4],
                 address=sup.company.address,
                 status="active" if sup.active else "archived",
-                created_at=now - dt.timedelta(days=200 - sup.index),
+                created_at=s.ago(days=200 - sup.index),
             )
         )
     for i, person in enumerate(pop.consumers[:6]):
@@ -839,39 +839,39 @@ def seed(s: SeedContext) -> None:
                 account_number=f"IND-{40_000 + i * 113}",
                 routing_number=f"{(i + 3) * 104_729 % 10**9:09d}",
                 address=person.address,
-                created_at=now - dt.timedelta(days=90 - i),
+                created_at=s.ago(days=90 - i),
             )
         )
-    active = [p for p in payees if p.status == "active"]
+    return [p for p in payees if p.status == "active"]
 
-    # Balances: opening amounts plus the posted activity of the last 40 days.
-    balance: dict[str, int] = {}
-    held: dict[str, int] = {}
-    acct: dict[str, Account] = {}
-    for home in links.HOME_ACCOUNTS:
-        acct[home.key] = s.create(
-            Account,
-            name=home.name,
-            kind=home.kind,
-            account_number=links.home_account_number(pop, home.key),
-            routing_number=routing,
-            currency=cur,
-            current_balance=0,
-            available_balance=0,
-        )
-        balance[home.key] = home.opening
-        held[home.key] = 0
 
-    def tx(key: str, direction: str, amount: int, kind: str, days_ago: float, **extra: Any) -> Transaction:
-        when = now - dt.timedelta(days=days_ago)
+@dataclass
+class _Books:
+    """The home accounts while they are seeded, with the balances their transactions add up to.
+
+    Attributes:
+        s: The seed context.
+        accounts: The home accounts by key.
+        balance: Posted balance per key: the opening amount plus every sent transaction.
+        held: Pending debits per key, which the available balance leaves out.
+    """
+
+    s: SeedContext
+    accounts: dict[str, Account]
+    balance: dict[str, int]
+    held: dict[str, int]
+
+    def tx(self, key: str, direction: str, amount: int, kind: str, days_ago: float, **extra: Any) -> Transaction:
+        """Record a transaction on account ``key`` and move its balances as the service would."""
+        when = self.s.ago(days=days_ago)
         status = extra.pop("status", "sent")
         if status == "sent":
-            balance[key] += amount if direction == "credit" else -amount
+            self.balance[key] += amount if direction == "credit" else -amount
         elif status == "pending" and direction == "debit":
-            held[key] += amount
-        return s.create(
+            self.held[key] += amount
+        return self.s.create(
             Transaction,
-            account_id=acct[key].id,
+            account_id=self.accounts[key].id,
             direction=direction,
             amount=amount,
             kind=kind,
@@ -881,8 +881,9 @@ def seed(s: SeedContext) -> None:
             **extra,
         )
 
-    def pay(payee: Recipient, amount: int, days_ago: float, status: str, by: TeamMember, n: int) -> Transaction:
-        return tx(
+    def pay(self, payee: Recipient, amount: int, days_ago: float, status: str, by: TeamMember, n: int) -> Transaction:
+        """Pay ``payee`` from the operating account by its default method; ``n`` numbers the payment."""
+        return self.tx(
             "operating",
             "debit",
             amount,
@@ -897,9 +898,39 @@ def seed(s: SeedContext) -> None:
             requested_by=by.email,
             idempotency_key=f"seed-{n:04d}",
             external_memo="Thank you",
-            estimated_delivery=(now - dt.timedelta(days=days_ago)).date() + dt.timedelta(days=2),
+            estimated_delivery=self.s.ago(days=days_ago).date() + dt.timedelta(days=2),
         )
 
+    def close(self) -> None:
+        """Write the balances the seeded transactions add up to onto the accounts."""
+        for key, a in self.accounts.items():
+            self.s.update(a, current_balance=self.balance[key], available_balance=self.balance[key] - self.held[key])
+
+
+def _seed_accounts(s: SeedContext) -> _Books:
+    """The home accounts, empty until their transactions are seeded."""
+    books = _Books(s, {}, {}, {})
+    for home in links.HOME_ACCOUNTS:
+        books.accounts[home.key] = s.create(
+            Account,
+            name=home.name,
+            kind=home.kind,
+            account_number=links.home_account_number(s.population, home.key),
+            routing_number=links.routing_number(s.population),
+            currency=s.population.home.place.currency,
+            current_balance=0,
+            available_balance=0,
+        )
+        books.balance[home.key] = home.opening
+        books.held[home.key] = 0
+    return books
+
+
+def _seed_history(books: _Books, active: list[Recipient], admins: list[TeamMember]) -> None:
+    """The last 40 days: customer deposits, supplier payments, card spend, payroll runs, a fee and interest."""
+    pop = books.s.population
+    rng = books.s.rng
+    tx = books.tx
     for day in range(40, 0, -1):
         if day % 3 == 0:
             company = pop.customers[day % len(pop.customers)]
@@ -915,7 +946,7 @@ def seed(s: SeedContext) -> None:
             )
         if day % 4 == 1:
             payee = active[day % len(active)]
-            pay(payee, rng.randint(300, 9_500) * 100, day, "sent", admins[day % len(admins)], day)
+            books.pay(payee, rng.randint(300, 9_500) * 100, day, "sent", admins[day % len(admins)], day)
         if day % 7 == 0:
             tx("operating", "debit", rng.randint(40, 900) * 100, "card", day, counterparty_company="Cloudware Inc")
         if day in (30, 15):
@@ -927,7 +958,7 @@ def seed(s: SeedContext) -> None:
                 "internal_transfer",
                 day,
                 note="Payroll funding",
-                counterparty_account=acct["payroll"].account_number,
+                counterparty_account=books.accounts["payroll"].account_number,
             )
             into = tx(
                 "payroll",
@@ -936,10 +967,10 @@ def seed(s: SeedContext) -> None:
                 "internal_transfer",
                 day,
                 note="Payroll funding",
-                counterparty_account=acct["operating"].account_number,
+                counterparty_account=books.accounts["operating"].account_number,
                 related_transaction_id=out.id,
             )
-            s.update(out, related_transaction_id=into.id)
+            books.s.update(out, related_transaction_id=into.id)
             for k, person in enumerate(pop.employees[:3]):
                 tx(
                     "payroll",
@@ -952,27 +983,32 @@ def seed(s: SeedContext) -> None:
                 )
     tx("operating", "debit", 25_00, "fee", 28, note="Monthly account fee")
     tx("reserve", "credit", 310_40, "interest", 1, note="Interest")
-    # Payments in flight: held, waiting for approval, a cancelled and a failed one.
+
+
+def _seed_in_flight(books: _Books, active: list[Recipient], admins: list[TeamMember], payer: TeamMember) -> None:
+    """Payments in flight: held, waiting for approval, a rejected, a cancelled and a failed one, a check deposit."""
+    s = books.s
+    rng = s.rng
     n = 100
     for k, payee in enumerate(active[:4]):
         n += 1
-        pay(payee, rng.randint(800, 6_000) * 100, 0.5 + k, "pending", admins[k % len(admins)], n)
+        books.pay(payee, rng.randint(800, 6_000) * 100, 0.5 + k, "pending", admins[k % len(admins)], n)
     for k, payee in enumerate(active[4:8]):
         n += 1
         big = k % 2 == 0
         by = admins[k % len(admins)] if big else payer
         amount = rng.randint(12_000, 40_000) * 100 if big else rng.randint(500, 4_000) * 100
-        t = pay(payee, amount, 0.2 + k, "pending_approval", by, n)
+        t = books.pay(payee, amount, 0.2 + k, "pending_approval", by, n)
         s.create(
             ApprovalRequest,
             transaction_id=t.id,
             account_id=t.account_id,
             amount=amount,
             requested_by=by.email,
-            created_at=now - dt.timedelta(days=0.2 + k),
+            created_at=s.ago(days=0.2 + k),
         )
     n += 1
-    t = pay(active[8 % len(active)], 54_000_00, 6, "rejected", payer, n)
+    t = books.pay(active[8 % len(active)], 54_000_00, 6, "rejected", payer, n)
     s.create(
         ApprovalRequest,
         transaction_id=t.id,
@@ -982,32 +1018,41 @@ def seed(s: SeedContext) -> None:
         status="rejected",
         decided_by=admins[0].email,
         reason="Duplicate of last week's payment",
-        created_at=now - dt.timedelta(days=6),
+        created_at=s.ago(days=6),
     )
     n += 1
-    pay(active[9 % len(active)], 2_100_00, 9, "cancelled", admins[0], n)
+    books.pay(active[9 % len(active)], 2_100_00, 9, "cancelled", admins[0], n)
     n += 1
-    pay(active[10 % len(active)], 3_300_00, 12, "failed", admins[1 % len(admins)], n)
-    tx(
+    books.pay(active[10 % len(active)], 3_300_00, 12, "failed", admins[1 % len(admins)], n)
+    books.tx(
         "operating",
         "credit",
         4_750_00,
         "check_deposit",
         0.3,
         status="pending",
-        counterparty_company=pop.customers[0].name,
+        counterparty_company=s.population.customers[0].name,
         check_image="https://files.example.com/checks/seed-1.jpg",
     )
-    for key, a in acct.items():
-        s.update(a, current_balance=balance[key], available_balance=balance[key] - held[key])
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """The home company's accounts, its finance team, supplier and contractor payees and 40 days of activity."""
+    admins, payer = _seed_team(s)
+    active = _seed_recipients(s)
+    books = _seed_accounts(s)
+    _seed_history(books, active, admins)
+    _seed_in_flight(books, active, admins, payer)
+    books.close()
     # A dormant account, frozen after suspicious activity.
     s.create(
         Account,
         name="Legacy Checking",
         kind="checking",
-        account_number=links.home_account_number(pop, "legacy"),
-        routing_number=routing,
-        currency=cur,
+        account_number=links.home_account_number(s.population, "legacy"),
+        routing_number=links.routing_number(s.population),
+        currency=s.population.home.place.currency,
         current_balance=1_204_17,
         available_balance=1_204_17,
         status="frozen",

@@ -38,6 +38,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.world.org import department_of, org_chart
 
 __all__ = ["service"]
 
@@ -208,6 +210,24 @@ def _usable(ctx: Ctx, card_id: str, field: str) -> Card:
     return card
 
 
+def _enrolled(ctx: Ctx, cardholder_email: str) -> Cardholder:
+    holder = ctx.first(Cardholder, email=cardholder_email)
+    if holder is None:
+        raise RuleViolation(
+            f"{cardholder_email} is not in the card program",
+            field="cardholder_email",
+            hint="list cardholders with cards__list_cardholders",
+        )
+    return holder
+
+
+def _check_limit(spend_limit: int) -> None:
+    if not 0 < spend_limit <= MAX_LIMIT:
+        raise RuleViolation(
+            f"a card limit is between 1 and {MAX_LIMIT}", field="spend_limit", hint="choose a limit in that range"
+        )
+
+
 def _remaining(card: Card) -> int:
     if card.limit_period == "per_transaction":
         return card.spend_limit
@@ -271,34 +291,9 @@ transactions = service.resource(
 # -- examples ---------------------------------------------------------------------------------
 
 
-def _example_issue(ctx: Ctx) -> dict[str, Any] | None:
-    holder = ctx.first(Cardholder, status="active")
-    if holder is None:
-        return None
-    return {
-        "cardholder_id": holder.id,
-        "card_name": "Conference travel",
-        "card_type": "virtual",
-        "spend_limit": 2_500_00,
-        "limit_period": "one_time",
-    }
-
-
 def _example_limit(ctx: Ctx) -> dict[str, Any] | None:
     card = ctx.first(Card, status="active", limit_period="monthly")
     return None if card is None else {"card_id": card.id, "spend_limit": card.spend_limit + 500_00}
-
-
-def _example_purchase(ctx: Ctx) -> dict[str, Any] | None:
-    for card in ctx.where(Card, status="active"):
-        if "restaurants" not in card.blocked_categories and _remaining(card) >= 50_00:
-            return {"card_id": card.id, "merchant": "Cafe Lumen", "category": "restaurants", "amount": 42_50}
-    return None
-
-
-def _example_settle(ctx: Ctx) -> dict[str, Any] | None:
-    tx = ctx.first(CardTransaction, status="pending")
-    return None if tx is None else {"card_transaction_id": tx.id}
 
 
 def _example_refund(ctx: Ctx) -> dict[str, Any] | None:
@@ -313,17 +308,29 @@ def _example_receipt(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_holder_email(ctx: Ctx) -> dict[str, Any] | None:
-    for tx in ctx.scan(CardTransaction):
-        if tx.receipt_url is None and tx.amount > RECEIPT_OVER:
-            return {"cardholder_email": tx.cardholder_email}
-    return None
+_example_holder_email = first_example(
+    CardTransaction,
+    match=lambda ctx, t: t.receipt_url is None and t.amount > RECEIPT_OVER,
+    fields={"cardholder_email": "cardholder_email"},
+)
 
 
 # -- domain tools -----------------------------------------------------------------------------
 
 
-@service.tool(intent="issue a corporate card to the employee", write=True, example=_example_issue)
+@service.tool(
+    intent="issue a corporate card to the employee",
+    write=True,
+    example=first_example(
+        Cardholder,
+        "cardholder_id",
+        where={"status": "active"},
+        card_name="Conference travel",
+        card_type="virtual",
+        spend_limit=2_500_00,
+        limit_period="one_time",
+    ),
+)
 def issue_card(
     ctx: Ctx,
     cardholder_id: CardholderId,
@@ -354,10 +361,7 @@ def issue_card(
         raise RuleViolation(
             f"cardholder {holder.email} is disabled", field="cardholder_id", hint="re-enable the cardholder first"
         )
-    if not 0 < spend_limit <= MAX_LIMIT:
-        raise RuleViolation(
-            f"a card limit is between 1 and {MAX_LIMIT}", field="spend_limit", hint="choose a limit in that range"
-        )
+    _check_limit(spend_limit)
     if card_type == "physical":
         if shipping_address is None:
             raise RuleViolation(
@@ -400,10 +404,7 @@ def set_spend_limit(ctx: Ctx, card_id: CardId, spend_limit: Cents, limit_period:
     card = ctx.get(Card, card_id, field="card_id")
     if card.status == "terminated":
         raise RuleViolation(f"card …{card.last_four} is terminated", field="card_id", hint="terminated cards are final")
-    if not 0 < spend_limit <= MAX_LIMIT:
-        raise RuleViolation(
-            f"a card limit is between 1 and {MAX_LIMIT}", field="spend_limit", hint="choose a limit in that range"
-        )
+    _check_limit(spend_limit)
     period = limit_period or card.limit_period
     if period != "per_transaction" and spend_limit < card.spent:
         raise RuleViolation(
@@ -414,7 +415,19 @@ def set_spend_limit(ctx: Ctx, card_id: CardId, spend_limit: Cents, limit_period:
     return ctx.update(card, spend_limit=spend_limit, limit_period=period)
 
 
-@service.tool(intent="charge a purchase to the card", write=True, example=_example_purchase)
+@service.tool(
+    intent="charge a purchase to the card",
+    write=True,
+    example=first_example(
+        Card,
+        "card_id",
+        where={"status": "active"},
+        match=lambda ctx, c: "restaurants" not in c.blocked_categories and _remaining(c) >= 50_00,
+        merchant="Cafe Lumen",
+        category="restaurants",
+        amount=42_50,
+    ),
+)
 def authorize_purchase(
     ctx: Ctx,
     card_id: CardId,
@@ -467,7 +480,11 @@ def authorize_purchase(
     )
 
 
-@service.tool(intent="settle the pending card purchase", write=True, example=_example_settle)
+@service.tool(
+    intent="settle the pending card purchase",
+    write=True,
+    example=first_example(CardTransaction, "card_transaction_id", where={"status": "pending"}),
+)
 def settle_transaction(
     ctx: Ctx, card_transaction_id: TransactionId, final_amount: Cents | None = None
 ) -> CardTransaction:
@@ -556,13 +573,7 @@ def missing_receipts(ctx: Ctx, cardholder_email: Email) -> MissingReceipts:
     Args:
         cardholder_email: The cardholder's e-mail.
     """
-    holder = ctx.first(Cardholder, email=cardholder_email)
-    if holder is None:
-        raise RuleViolation(
-            f"{cardholder_email} is not in the card program",
-            field="cardholder_email",
-            hint="list cardholders with cards__list_cardholders",
-        )
+    holder = _enrolled(ctx, cardholder_email)
     found = [
         t
         for t in ctx.where(CardTransaction, cardholder_email=cardholder_email)
@@ -604,13 +615,7 @@ def spend_summary(ctx: Ctx, cardholder_email: Email) -> SpendSummary:
     Args:
         cardholder_email: The cardholder's e-mail.
     """
-    holder = ctx.first(Cardholder, email=cardholder_email)
-    if holder is None:
-        raise RuleViolation(
-            f"{cardholder_email} is not in the card program",
-            field="cardholder_email",
-            hint="list cardholders with cards__list_cardholders",
-        )
+    holder = _enrolled(ctx, cardholder_email)
     rows = [
         CardSpend(
             card_id=c.id,
@@ -630,7 +635,6 @@ def spend_summary(ctx: Ctx, cardholder_email: Email) -> SpendSummary:
 
 # -- seed -------------------------------------------------------------------------------------
 
-LEAD_WORDS = ("Manager", "Lead", "Controller")
 PROGRAMS: tuple[tuple[str, LimitPeriod, int, tuple[MerchantCategory, ...]], ...] = (
     ("Software subscriptions", "monthly", 1_500_00, ("entertainment", "lodging", "airlines")),
     ("Travel", "monthly", 6_000_00, ("software", "advertising")),
@@ -663,35 +667,25 @@ def seed(s: SeedContext) -> None:
     rng = s.rng
     cur = pop.home.place.currency
     today = s.now.date()
-    staff = list(pop.employees)
-
-    def dept_of(p: Any) -> str:
-        return str(p.department or "Operations")
-
-    heads: dict[str, Any] = {}
-    for name in sorted({dept_of(p) for p in staff}):
-        members = [p for p in staff if dept_of(p) == name]
-        members.sort(key=lambda p: (not any(w in p.job_title for w in LEAD_WORDS), p.hire_date, p.key))
-        heads[name] = members[0]
-    top = min(heads.values(), key=lambda p: (p.hire_date, p.key))
-    head_keys = {p.key for p in heads.values()}
+    chart = org_chart(pop.employees)
     pan = 0
-    for i, p in enumerate(staff):
-        manager = None if p.key == top.key else top.email if p.key in head_keys else heads[dept_of(p)].email
+    for i, p in enumerate(pop.employees):
         disabled = i % 17 == 16
+        manager = chart.manager_of(p)
         holder = s.create(
             Cardholder,
             name=p.name,
             email=p.email,
-            department=dept_of(p),
-            manager_email=manager,
+            department=department_of(p),
+            manager_email=manager.email if manager else None,
             status="disabled" if disabled else "active",
-            created_at=s.now - dt.timedelta(days=200 + i),
+            created_at=s.ago(days=200 + i),
         )
-        n_cards = 0 if i % 5 == 4 else 1 + (p.key in head_keys)
+        head = chart.is_head(p)
+        n_cards = 0 if i % 5 == 4 else 1 + head
         for k in range(n_cards):
             name, period, limit, blocks = PROGRAMS[(i + k * 2) % len(PROGRAMS)]
-            physical = k == 0 and p.key in head_keys
+            physical = k == 0 and head
             pan += 1
             status: CardStatus = "terminated" if disabled else ("locked" if i % 11 == 3 else "active")
             card = s.create(
@@ -708,7 +702,7 @@ def seed(s: SeedContext) -> None:
                 currency=cur,
                 shipping_address=p.address if physical else None,
                 expiration=dt.date(today.year + 2 + k, 1 + i % 12, 1),
-                updated_at=s.now - dt.timedelta(days=30),
+                updated_at=s.ago(days=30),
             )
             spent = 0
             cap = limit if period == "per_transaction" else limit // 2
@@ -735,6 +729,6 @@ def seed(s: SeedContext) -> None:
                     if (i + j) % 3 == 0
                     else f"https://files.example.com/card-receipts/{card.id}-{j + 1}.pdf",
                     memo=f"{name}: {category.replace('_', ' ')}",
-                    created_at=s.now - dt.timedelta(days=0.2 if pending else 1 + (i + j) % 27),
+                    created_at=s.ago(days=0.2 if pending else 1 + (i + j) % 27),
                 )
             s.update(card, spent=spent)

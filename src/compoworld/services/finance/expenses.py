@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
@@ -33,6 +33,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
+from compoworld.world.org import department_of, org_chart
 
 __all__ = ["service"]
 
@@ -56,10 +59,8 @@ ReportStatus = Literal["draft", "submitted", "approved", "returned", "reimbursed
 EDITABLE: tuple[str, ...] = ("draft", "returned")
 
 
-class CategoryLimit(BaseModel):
+class CategoryLimit(Value):
     """The most one entry of a category may cost without a justification."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     category: Category = Field(description="Expense category.")
     limit: Cents = Field(description="Per-entry limit in cents; above it an entry needs a justification.")
@@ -129,7 +130,7 @@ class Report(Record):
     """When it last changed."""
 
 
-class Expense(Record):
+class Expense(Created):
     """One expense entry on a report."""
 
     id: ExpenseId
@@ -151,8 +152,6 @@ class Expense(Record):
     """Link to the receipt image."""
     justification: Text | None = None
     """Why an entry above the policy limit was necessary."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the entry was created."""
 
 
 class Reimbursement(Record):
@@ -411,11 +410,6 @@ def _example_decide(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_reimburse(ctx: Ctx) -> dict[str, Any] | None:
-    report = ctx.first(Report, status="approved")
-    return None if report is None else {"report_id": report.id, "method": "ach"}
-
-
 def _example_receipt(ctx: Ctx) -> dict[str, Any] | None:
     for status in EDITABLE:
         for report in ctx.where(Report, status=status):
@@ -535,7 +529,11 @@ def return_report(ctx: Ctx, report_id: ReportId, approver_email: Email, comment:
     return ctx.update(report, status="returned", approver_email=approver_email, decision_comment=comment.strip())
 
 
-@service.tool(intent="reimburse the employee for the approved report", write=True, example=_example_reimburse)
+@service.tool(
+    intent="reimburse the employee for the approved report",
+    write=True,
+    example=first_example(Report, "report_id", where={"status": "approved"}, method="ach"),
+)
 def reimburse_report(
     ctx: Ctx, report_id: ReportId, method: Literal["ach", "payroll", "check"] = "ach"
 ) -> Reimbursement:
@@ -594,7 +592,6 @@ def pending_approvals(ctx: Ctx, approver_email: Email) -> ApprovalQueue:
 
 # -- seed -------------------------------------------------------------------------------------
 
-LEAD_WORDS = ("Manager", "Lead", "Controller")
 MERCHANTS: dict[str, tuple[str, ...]] = {
     "airfare": ("Northwind Airways", "Skyline Air"),
     "lodging": ("Harborview Hotel", "Grand Central Suites"),
@@ -615,11 +612,9 @@ AMOUNTS: dict[str, tuple[int, int]] = {
 }
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Policies, the home staff with the same reporting lines as HR, reports in every status with entries."""
-    pop = s.population
-    cur = pop.home.place.currency
+def _seed_policies(s: SeedContext) -> tuple[Policy, Policy]:
+    """The standard and the sales policy, and a retired one; returns the first two."""
+    cur = s.population.home.place.currency
     standard = s.create(
         Policy,
         name="Standard travel & expense",
@@ -640,42 +635,63 @@ def seed(s: SeedContext) -> None:
         limits=[CategoryLimit(category="lodging", limit=300_00), CategoryLimit(category="meals", limit=120_00)],
     )
     s.create(Policy, name="Legacy contractor policy", currency=cur, receipt_required_over=25_00, active=False)
-    staff = list(pop.employees)
+    return standard, sales
 
-    def dept_of(p: Any) -> str:
-        return str(p.department or "Operations")
 
-    # The same reporting lines as the HR service: department heads report to the longest-serving head.
-    heads: dict[str, Any] = {}
-    for name in sorted({dept_of(p) for p in staff}):
-        members = [p for p in staff if dept_of(p) == name]
-        members.sort(key=lambda p: (not any(w in p.job_title for w in LEAD_WORDS), p.hire_date, p.key))
-        heads[name] = members[0]
-    top = min(heads.values(), key=lambda p: (p.hire_date, p.key))
-    head_keys = {p.key for p in heads.values()}
-    emps: list[Employee] = []
-    for i, p in enumerate(staff):
-        if p.key == top.key:
-            manager = None
-        elif p.key in head_keys:
-            manager = top.email
-        else:
-            manager = heads[dept_of(p)].email
-        emps.append(
-            s.create(
-                Employee,
-                name=p.name,
-                email=p.email,
-                department=dept_of(p),
-                manager_email=manager,
-                policy_id=(sales if dept_of(p) == "Sales" else standard).id,
-                reimbursement_account=f"DE{89 + i:02d}{3704 + i:04d}0044{532 + i:04d}13",
-                active=i % 17 != 16,
-            )
+def _seed_employees(s: SeedContext, standard: Policy, sales: Policy) -> list[Employee]:
+    """The home staff with the same reporting lines as the HR service; Sales follows the sales policy."""
+    chart = org_chart(s.population.employees)
+    employees = []
+    for i, p in enumerate(s.population.employees):
+        manager = chart.manager_of(p)
+        employee = s.create(
+            Employee,
+            name=p.name,
+            email=p.email,
+            department=department_of(p),
+            manager_email=manager.email if manager else None,
+            policy_id=(sales if department_of(p) == "Sales" else standard).id,
+            reimbursement_account=f"DE{89 + i:02d}{3704 + i:04d}0044{532 + i:04d}13",
+            active=i % 17 != 16,
         )
-    statuses: tuple[ReportStatus, ...] = ("draft", "submitted", "approved", "returned", "reimbursed", "submitted")
+        employees.append(employee)
+    return employees
+
+
+def _seed_entries(s: SeedContext, i: int, report: Report, policy: Policy, n_entries: int) -> int:
+    """The entries of the i-th employee's report; returns their total."""
     cats = list(MERCHANTS)
-    today = s.now.date()
+    limits = {lim.category: lim.limit for lim in policy.limits}
+    total = 0
+    for j in range(n_entries):
+        cat = cats[(i * 3 + j) % len(cats)]
+        lo, hi = AMOUNTS[cat]
+        amount = s.rng.randint(lo // 100, hi // 100) * 100 + s.rng.choice((0, 50, 99))
+        over = cat in limits and amount > limits[cat]
+        # Draft reports may still break the policy; anything submitted complies.
+        sloppy = report.status == "draft" and j == 0 and i % 3 == 1
+        needs_receipt = amount > policy.receipt_required_over
+        s.create(
+            Expense,
+            report_id=report.id,
+            date=s.now.date() - dt.timedelta(days=3 + (i + j) % 25),
+            merchant=s.rng.choice(MERCHANTS[cat]),
+            category=cat,
+            amount=amount,
+            currency=report.currency,
+            description=f"{cat.replace('_', ' ').capitalize()} for {report.title.lower()}",
+            receipt_url=None
+            if (sloppy or not needs_receipt) and j % 2 == 0
+            else f"https://files.example.com/receipts/{report.id}-{j + 1}.pdf",
+            justification="Only option available near the client site" if over and not sloppy else None,
+        )
+        total += amount
+    return total
+
+
+def _seed_reports(s: SeedContext, emps: list[Employee], standard: Policy, sales: Policy) -> None:
+    """One or two reports per active employee in every status, with entries and reimbursements."""
+    statuses: tuple[ReportStatus, ...] = ("draft", "submitted", "approved", "returned", "reimbursed", "submitted")
     for i, emp in enumerate(e for e in emps if e.active):
         for k in range(1 + i % 2):
             status = statuses[(i + k) % len(statuses)]
@@ -687,36 +703,12 @@ def seed(s: SeedContext) -> None:
                 title=("Client visit", "Team offsite", "Conference trip", "Monthly expenses")[(i + k) % 4],
                 purpose="Meeting customers and partners",
                 status=status,
-                currency=cur,
+                currency=s.population.home.place.currency,
             )
             n_entries = 0 if (status == "draft" and i % 5 == 0) else 1 + (i + k) % 4
             policy = sales if emp.policy_id == sales.id else standard
-            limits = {lim.category: lim.limit for lim in policy.limits}
-            total = 0
-            for j in range(n_entries):
-                cat = cats[(i * 3 + j) % len(cats)]
-                lo, hi = AMOUNTS[cat]
-                amount = s.rng.randint(lo // 100, hi // 100) * 100 + s.rng.choice((0, 50, 99))
-                over = cat in limits and amount > limits[cat]
-                # Draft reports may still break the policy; anything submitted complies.
-                sloppy = status == "draft" and j == 0 and i % 3 == 1
-                needs_receipt = amount > policy.receipt_required_over
-                s.create(
-                    Expense,
-                    report_id=report.id,
-                    date=today - dt.timedelta(days=3 + (i + j) % 25),
-                    merchant=s.rng.choice(MERCHANTS[cat]),
-                    category=cat,
-                    amount=amount,
-                    currency=cur,
-                    description=f"{cat.replace('_', ' ').capitalize()} for {report.title.lower()}",
-                    receipt_url=None
-                    if (sloppy or not needs_receipt) and j % 2 == 0
-                    else f"https://files.example.com/receipts/{report.id}-{j + 1}.pdf",
-                    justification="Only option available near the client site" if over and not sloppy else None,
-                )
-                total += amount
-            when = s.now - dt.timedelta(days=1 + i % 9)
+            total = _seed_entries(s, i, report, policy, n_entries)
+            when = s.ago(days=1 + i % 9)
             decided = status in ("approved", "returned", "reimbursed")
             s.update(
                 report,
@@ -731,8 +723,15 @@ def seed(s: SeedContext) -> None:
                     report_id=report.id,
                     employee_id=emp.id,
                     amount=total,
-                    currency=cur,
+                    currency=report.currency,
                     method=("ach", "payroll", "check")[i % 3],
                     account_number=emp.reimbursement_account,
-                    paid_at=s.now - dt.timedelta(hours=6 + i),
+                    paid_at=s.ago(hours=6 + i),
                 )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Policies, the home staff with the same reporting lines as HR, reports in every status with entries."""
+    standard, sales = _seed_policies(s)
+    _seed_reports(s, _seed_employees(s, standard, sales), standard, sales)

@@ -14,7 +14,8 @@ a receipted gift is refunded only after its receipt is voided.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -37,6 +38,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -363,13 +366,6 @@ def _example_gift(ctx: Ctx) -> dict[str, Any] | None:
     return {"constituent_id": donor.id, "amount": 150_00, "method": "credit_card", "campaign_id": camp.id}
 
 
-def _example_refund(ctx: Ctx) -> dict[str, Any] | None:
-    for d in ctx.where(Donation, status="posted"):
-        if d.receipt_id is None:
-            return {"donation_id": d.id, "reason": "Charged twice"}
-    return None
-
-
 def _example_pledge(ctx: Ctx) -> dict[str, Any] | None:
     for camp in ctx.where(Campaign, status="active"):
         busy = {p.constituent_id for p in ctx.where(Pledge, campaign_id=camp.id, status="open")}
@@ -385,31 +381,11 @@ def _example_pledge(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_write_off(ctx: Ctx) -> dict[str, Any] | None:
-    p = ctx.first(Pledge, status="open")
-    return None if p is None else {"pledge_id": p.id, "reason": "Donor moved abroad"}
-
-
 def _example_receipt(ctx: Ctx) -> dict[str, Any] | None:
     for d in ctx.where(Donation, status="posted"):
         if d.receipt_id is None:
             return {"constituent_id": d.constituent_id, "year": d.date.year}
     return None
-
-
-def _example_void_receipt(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(TaxReceipt, status="issued")
-    return None if r is None else {"tax_receipt_id": r.id, "reason": "Wrong address"}
-
-
-def _example_campaign(ctx: Ctx) -> dict[str, Any] | None:
-    c = ctx.first(Campaign, status="active")
-    return None if c is None else {"campaign_id": c.id}
-
-
-def _example_donor(ctx: Ctx) -> dict[str, Any] | None:
-    d = ctx.first(Donation)
-    return None if d is None else {"email": d.donor_email}
 
 
 # -- domain tools -----------------------------------------------------------------------------
@@ -508,7 +484,18 @@ def record_donation(
     return gift
 
 
-@service.tool(intent="refund the gift", write=True, destructive=True, example=_example_refund)
+@service.tool(
+    intent="refund the gift",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Donation,
+        "donation_id",
+        where={"status": "posted"},
+        match=lambda ctx, d: d.receipt_id is None,
+        reason="Charged twice",
+    ),
+)
 def refund_donation(ctx: Ctx, donation_id: DonationId, reason: Text) -> Donation:
     """Refund a posted gift: the donor's, campaign's and pledge's totals are reversed.
 
@@ -590,7 +577,12 @@ def create_pledge(
     )
 
 
-@service.tool(intent="write off the unpaid pledge", write=True, destructive=True, example=_example_write_off)
+@service.tool(
+    intent="write off the unpaid pledge",
+    write=True,
+    destructive=True,
+    example=first_example(Pledge, "pledge_id", where={"status": "open"}, reason="Donor moved abroad"),
+)
 def write_off_pledge(ctx: Ctx, pledge_id: PledgeId, reason: Text) -> Pledge:
     """Write off what is left of an open pledge; it stops counting as expected income.
 
@@ -649,7 +641,12 @@ def issue_tax_receipt(ctx: Ctx, constituent_id: ConstituentId, year: Year) -> Ta
     return receipt
 
 
-@service.tool(intent="void the tax receipt", write=True, destructive=True, example=_example_void_receipt)
+@service.tool(
+    intent="void the tax receipt",
+    write=True,
+    destructive=True,
+    example=first_example(TaxReceipt, "tax_receipt_id", where={"status": "issued"}, reason="Wrong address"),
+)
 def void_tax_receipt(ctx: Ctx, tax_receipt_id: ReceiptId, reason: Text) -> TaxReceipt:
     """Void an issued receipt: its gifts become unreceipted so that a corrected receipt can be issued.
 
@@ -681,7 +678,10 @@ class CampaignProgress(BaseModel):
     days_left: int = Field(description="Days until the campaign ends (0 when over).")
 
 
-@service.tool(intent="check the campaign's progress towards its goal", example=_example_campaign)
+@service.tool(
+    intent="check the campaign's progress towards its goal",
+    example=first_example(Campaign, "campaign_id", where={"status": "active"}),
+)
 def campaign_progress(ctx: Ctx, campaign_id: CampaignId) -> CampaignProgress:
     """Compare a campaign's gifts and open pledges with its goal.
 
@@ -719,7 +719,9 @@ class DonorSummary(BaseModel):
     unreceipted_gifts: int = Field(description="Posted gifts no receipt covers yet.")
 
 
-@service.tool(intent="look up the donor's giving history", example=_example_donor)
+@service.tool(
+    intent="look up the donor's giving history", example=first_example(Donation, fields={"email": "donor_email"})
+)
 def donor_summary(ctx: Ctx, email: Email) -> DonorSummary:
     """Summarise the giving of the donor with this e-mail.
 
@@ -751,53 +753,59 @@ def donor_summary(ctx: Ctx, email: Email) -> DonorSummary:
 # -- seed -------------------------------------------------------------------------------------
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Funds and campaigns, consumers and customer companies as donors, two years of gifts, pledges, receipts."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    year = today.year
+class _Appeals(NamedTuple):
+    """The campaigns the seeded gifts go to."""
+
+    annual: Campaign
+    gala: Campaign
+    capital: Campaign
+    year_end: Campaign
+
+
+def _seed_funds(s: SeedContext) -> tuple[Fund, _Appeals]:
+    """The funds and campaigns; returns the general fund and the campaigns that receive gifts."""
+    year = s.now.year
     general = s.create(Fund, name="General Operating Fund")
     scholarship = s.create(Fund, name="Scholarship Fund", restricted=True)
     building = s.create(Fund, name="Building Fund", restricted=True)
     s.create(Fund, name="Flood Relief 2019", restricted=True, active=False)
-    annual = s.create(
-        Campaign,
-        name=f"Annual Fund {year}",
-        goal=250_000_00,
-        start_date=dt.date(year, 1, 1),
-        end_date=dt.date(year, 12, 31),
-        fund_id=general.id,
-        status="active",
-    )
-    gala = s.create(
-        Campaign,
-        name=f"Spring Gala {year}",
-        goal=80_000_00,
-        start_date=dt.date(year, 2, 1),
-        end_date=dt.date(year, 4, 30),
-        fund_id=scholarship.id,
-        status="active",
-    )
-    capital = s.create(
-        Campaign,
-        name="New Learning Center",
-        goal=1_500_000_00,
-        start_date=dt.date(year - 1, 3, 1),
-        end_date=dt.date(year + 1, 12, 31),
-        fund_id=building.id,
-        status="active",
-    )
-    year_end = s.create(
-        Campaign,
-        name=f"Year-End Appeal {year - 1}",
-        goal=60_000_00,
-        start_date=dt.date(year - 1, 11, 1),
-        end_date=dt.date(year - 1, 12, 31),
-        fund_id=general.id,
-        status="closed",
+    appeals = _Appeals(
+        annual=s.create(
+            Campaign,
+            name=f"Annual Fund {year}",
+            goal=250_000_00,
+            start_date=dt.date(year, 1, 1),
+            end_date=dt.date(year, 12, 31),
+            fund_id=general.id,
+            status="active",
+        ),
+        gala=s.create(
+            Campaign,
+            name=f"Spring Gala {year}",
+            goal=80_000_00,
+            start_date=dt.date(year, 2, 1),
+            end_date=dt.date(year, 4, 30),
+            fund_id=scholarship.id,
+            status="active",
+        ),
+        capital=s.create(
+            Campaign,
+            name="New Learning Center",
+            goal=1_500_000_00,
+            start_date=dt.date(year - 1, 3, 1),
+            end_date=dt.date(year + 1, 12, 31),
+            fund_id=building.id,
+            status="active",
+        ),
+        year_end=s.create(
+            Campaign,
+            name=f"Year-End Appeal {year - 1}",
+            goal=60_000_00,
+            start_date=dt.date(year - 1, 11, 1),
+            end_date=dt.date(year - 1, 12, 31),
+            fund_id=general.id,
+            status="closed",
+        ),
     )
     s.create(
         Campaign,
@@ -807,6 +815,12 @@ def seed(s: SeedContext) -> None:
         end_date=dt.date(year, 8, 31),
         fund_id=scholarship.id,
     )
+    return general, appeals
+
+
+def _seed_donors(s: SeedContext) -> list[Constituent]:
+    """Consumers as individual donors, then customer companies (through a contact) as organizations."""
+    pop = s.population
     donors: list[Constituent] = []
     for i, person in enumerate(pop.consumers):
         donors.append(
@@ -818,65 +832,108 @@ def seed(s: SeedContext) -> None:
                 phone=person.phone,
                 address=person.address,
                 status="deceased" if i % 29 == 28 else ("inactive" if i % 13 == 12 else "active"),
-                created_at=now - dt.timedelta(days=100 + 9 * i),
+                created_at=s.ago(days=100 + 9 * i),
             )
         )
     for i, company in enumerate(pop.customers[:12]):
-        people = pop.people_at(company)
-        if not people:
+        contact = pop.first_contact(company)
+        if contact is None:
             continue
         donors.append(
             s.create(
                 Constituent,
                 type="organization",
-                name=people[0].name,
+                name=contact.name,
                 organization_name=company.name,
-                email=people[0].email,
+                email=contact.email,
                 phone=company.phone,
                 address=company.address,
-                created_at=now - dt.timedelta(days=300 + 5 * i),
+                created_at=s.ago(days=300 + 5 * i),
             )
         )
-    totals: dict[str, int] = {}
-    last: dict[str, dt.date] = {}
-    raised: dict[str, int] = {}
-    gifts: list[Donation] = []
+    return donors
 
-    def give(donor: Constituent, amount: int, day: dt.date, camp: Campaign | None, **extra: Any) -> Donation:
-        gift = s.create(
+
+@dataclass
+class _Gifts:
+    """The gifts while they are seeded, with the totals they add up to per donor and per campaign.
+
+    Attributes:
+        s: The seed context.
+        general: The fund of gifts outside any campaign.
+        gifts: Every gift so far, as created.
+        totals: Posted giving per donor id.
+        last: Latest posted gift date per donor id.
+        raised: Posted giving per campaign id.
+    """
+
+    s: SeedContext
+    general: Fund
+    gifts: list[Donation] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+    last: dict[str, dt.date] = field(default_factory=dict)
+    raised: dict[str, int] = field(default_factory=dict)
+
+    def give(self, donor: Constituent, amount: int, day: dt.date, camp: Campaign | None, **extra: Any) -> Donation:
+        """Record a gift and add it to the totals."""
+        # The method is drawn even when given, so that every gift takes the same draws.
+        method = extra.pop("method", self.s.rng.choice(("credit_card", "check", "ach", "cash")))
+        gift = self.s.create(
             Donation,
             constituent_id=donor.id,
             donor_email=donor.email,
             amount=amount,
             date=day,
-            method=extra.pop("method", rng.choice(("credit_card", "check", "ach", "cash"))),
-            fund_id=camp.fund_id if camp else general.id,
+            method=method,
+            fund_id=camp.fund_id if camp else self.general.id,
             campaign_id=camp.id if camp else None,
-            created_at=dt.datetime.combine(day, dt.time(11, 0), tzinfo=dt.UTC),
+            created_at=utc_at(day, 11),
             **extra,
         )
         if gift.status == "posted":
-            totals[donor.id] = totals.get(donor.id, 0) + amount
-            last[donor.id] = max(last.get(donor.id, day), day)
+            self.totals[donor.id] = self.totals.get(donor.id, 0) + amount
+            self.last[donor.id] = max(self.last.get(donor.id, day), day)
             if camp is not None:
-                raised[camp.id] = raised.get(camp.id, 0) + amount
-        gifts.append(gift)
+                self.raised[camp.id] = self.raised.get(camp.id, 0) + amount
+        self.gifts.append(gift)
         return gift
 
+    def refund_one(self) -> Donation:
+        """Refund the first gift of this year outside a pledge (charged twice); returns it as it was."""
+        refunded = next(g for g in self.gifts if g.date.year == self.s.now.year and g.pledge_id is None)
+        self.s.update(refunded, status="refunded", refund_reason="Card charged twice")
+        self.totals[refunded.constituent_id] -= refunded.amount
+        if refunded.campaign_id:
+            self.raised[refunded.campaign_id] -= refunded.amount
+        return refunded
+
+
+def _seed_gifts(gifts: _Gifts, donors: list[Constituent], appeals: _Appeals) -> None:
+    """Last year-end's gifts, this year's annual fund and gala tickets; every sixth donor never gave."""
+    rng = gifts.s.rng
+    today = gifts.s.now.date()
+    gala = appeals.gala
     for i, donor in enumerate(donors):
         if i % 6 == 5:
-            continue  # a prospect who never gave
+            continue
         big = donor.type == "organization"
         for k in range(1 + i % 3):
-            day = dt.date(year - 1, 11 + k % 2, 3 + (i * 7 + k) % 25)
-            give(donor, rng.randint(25, 500 if not big else 5_000) * 100, day, year_end)
+            day = dt.date(today.year - 1, 11 + k % 2, 3 + (i * 7 + k) % 25)
+            gifts.give(donor, rng.randint(25, 500 if not big else 5_000) * 100, day, appeals.year_end)
         if donor.status == "active" and i % 2 == 0:
             day = today - dt.timedelta(days=1 + (i * 5) % 55)
-            give(donor, rng.randint(20, 300 if not big else 3_000) * 100, day, annual)
+            gifts.give(donor, rng.randint(20, 300 if not big else 3_000) * 100, day, appeals.annual)
         if donor.status == "active" and i % 5 == 1 and today >= gala.start_date:
             day = max(gala.start_date, today - dt.timedelta(days=1 + i % 20))
-            give(donor, 250_00, day, gala, non_deductible=90_00, tribute="Gala dinner ticket", method="credit_card")
-    # Pledges to the learning center: some paid in installments, one fulfilled, one written off.
+            gifts.give(
+                donor, 250_00, day, gala, non_deductible=90_00, tribute="Gala dinner ticket", method="credit_card"
+            )
+
+
+def _seed_pledges(gifts: _Gifts, donors: list[Constituent], capital: Campaign) -> None:
+    """Pledges to the learning center: some paid in installments, some fulfilled, one written off."""
+    s = gifts.s
+    today = s.now.date()
     pledgers = [d for d in donors if d.status == "active"][:12]
     for k, donor in enumerate(pledgers):
         amount = (12_000_00, 6_000_00, 2_400_00)[k % 3] * (5 if donor.type == "organization" else 1)
@@ -898,18 +955,18 @@ def seed(s: SeedContext) -> None:
             start_date=today - dt.timedelta(days=30 * max(1, n_paid)),
             status=status,
             write_off_reason="Donor's business closed" if status == "written_off" else None,
-            updated_at=now - dt.timedelta(days=3),
+            updated_at=s.ago(days=3),
         )
         for m in range(n_paid):
             part = each if n_paid < installments or m < n_paid - 1 else amount - each * (n_paid - 1)
-            give(donor, part, today - dt.timedelta(days=30 * (n_paid - m)), capital, pledge_id=pledge.id, method="ach")
-    # One refunded gift.
-    refunded = next(g for g in gifts if g.date.year == year and g.pledge_id is None)
-    s.update(refunded, status="refunded", refund_reason="Card charged twice")
-    totals[refunded.constituent_id] -= refunded.amount
-    if refunded.campaign_id:
-        raised[refunded.campaign_id] -= refunded.amount
-    # Year-end receipts for last year (one voided and reissued).
+            gifts.give(
+                donor, part, today - dt.timedelta(days=30 * (n_paid - m)), capital, pledge_id=pledge.id, method="ach"
+            )
+
+
+def _seed_receipts(s: SeedContext, donors: list[Constituent], gifts: list[Donation], refunded: Donation) -> None:
+    """Receipts for last year's gifts, one voided and reissued; every seventh donor still waits for theirs."""
+    year = s.now.year
     by_donor: dict[str, list[Donation]] = {}
     for g in gifts:
         if g.date.year == year - 1 and g.id != refunded.id:
@@ -917,7 +974,7 @@ def seed(s: SeedContext) -> None:
     for k, donor in enumerate(donors):
         mine = by_donor.get(donor.id)
         if not mine or k % 7 == 3:
-            continue  # some donors still wait for last year's receipt
+            continue
         for attempt in (0, 1) if k == 0 else (1,):
             receipt = s.create(
                 TaxReceipt,
@@ -934,8 +991,20 @@ def seed(s: SeedContext) -> None:
             )
         for g in mine:
             s.update(next(x for x in s.records(Donation) if x.id == g.id), receipt_id=receipt.id)
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Funds and campaigns, consumers and customer companies as donors, two years of gifts, pledges, receipts."""
+    general, appeals = _seed_funds(s)
+    donors = _seed_donors(s)
+    gifts = _Gifts(s, general)
+    _seed_gifts(gifts, donors, appeals)
+    _seed_pledges(gifts, donors, appeals.capital)
+    refunded = gifts.refund_one()
+    _seed_receipts(s, donors, gifts.gifts, refunded)
     for donor in donors:
-        if donor.id in totals:
-            s.update(donor, lifetime_giving=totals[donor.id], last_gift_date=last[donor.id])
-    for camp in (annual, gala, capital, year_end):
-        s.update(camp, raised=raised.get(camp.id, 0))
+        if donor.id in gifts.totals:
+            s.update(donor, lifetime_giving=gifts.totals[donor.id], last_gift_date=gifts.last[donor.id])
+    for camp in appeals:
+        s.update(camp, raised=gifts.raised.get(camp.id, 0))

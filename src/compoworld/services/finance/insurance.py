@@ -37,6 +37,8 @@ from compoworld.engine.types import (
     PostalAddress,
     Text,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -409,37 +411,6 @@ def _example_pay(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_void(ctx: Ctx) -> dict[str, Any] | None:
-    for p in ctx.where(ClaimPayment, status="issued"):
-        if ctx.get(Claim, p.claim_id).status == "open":
-            return {"claim_payment_id": p.id, "reason": "Check lost in the mail"}
-    return None
-
-
-def _example_close_exposure(ctx: Ctx) -> dict[str, Any] | None:
-    for exp in ctx.where(Exposure, status="open"):
-        if ctx.get(Claim, exp.claim_id).status == "open":
-            return {"exposure_id": exp.id}
-    return None
-
-
-def _example_close_claim(ctx: Ctx) -> dict[str, Any] | None:
-    for claim in ctx.where(Claim, status="open"):
-        if all(e.status == "closed" for e in ctx.where(Exposure, claim_id=claim.id)):
-            return {"claim_id": claim.id, "reason": "Settled"}
-    return None
-
-
-def _example_reopen(ctx: Ctx) -> dict[str, Any] | None:
-    claim = ctx.first(Claim, status="closed")
-    return None if claim is None else {"claim_id": claim.id, "reason": "Supplemental damage found"}
-
-
-def _example_claim(ctx: Ctx) -> dict[str, Any] | None:
-    exp = ctx.first(Exposure)
-    return None if exp is None else {"claim_id": exp.claim_id}
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
@@ -672,7 +643,18 @@ def issue_payment(
     )
 
 
-@service.tool(intent="void the claim payment", write=True, destructive=True, example=_example_void)
+@service.tool(
+    intent="void the claim payment",
+    write=True,
+    destructive=True,
+    example=first_example(
+        ClaimPayment,
+        "claim_payment_id",
+        where={"status": "issued"},
+        match=lambda ctx, p: ctx.get(Claim, p.claim_id).status == "open",
+        reason="Check lost in the mail",
+    ),
+)
 def void_payment(ctx: Ctx, claim_payment_id: PaymentId, reason: Text) -> ClaimPayment:
     """Void an issued payment of an open claim: its amount returns to the exposure's reserve (reopening it).
 
@@ -691,7 +673,16 @@ def void_payment(ctx: Ctx, claim_payment_id: PaymentId, reason: Text) -> ClaimPa
     return ctx.update(pay, status="voided", void_reason=reason.strip())
 
 
-@service.tool(intent="close the exposure", write=True, example=_example_close_exposure)
+@service.tool(
+    intent="close the exposure",
+    write=True,
+    example=first_example(
+        Exposure,
+        "exposure_id",
+        where={"status": "open"},
+        match=lambda ctx, e: ctx.get(Claim, e.claim_id).status == "open",
+    ),
+)
 def close_exposure(ctx: Ctx, exposure_id: ExposureId) -> Exposure:
     """Close an open exposure; its remaining reserve is released.
 
@@ -702,7 +693,17 @@ def close_exposure(ctx: Ctx, exposure_id: ExposureId) -> Exposure:
     return ctx.update(exp, status="closed", reserve=0)
 
 
-@service.tool(intent="close the claim", write=True, example=_example_close_claim)
+@service.tool(
+    intent="close the claim",
+    write=True,
+    example=first_example(
+        Claim,
+        "claim_id",
+        where={"status": "open"},
+        match=lambda ctx, c: all(e.status == "closed" for e in ctx.where(Exposure, claim_id=c.id)),
+        reason="Settled",
+    ),
+)
 def close_claim(ctx: Ctx, claim_id: ClaimId, reason: Text) -> Claim:
     """Close an open claim whose exposures are all closed.
 
@@ -723,7 +724,11 @@ def close_claim(ctx: Ctx, claim_id: ClaimId, reason: Text) -> Claim:
     return ctx.update(claim, status="closed", closed_reason=reason.strip())
 
 
-@service.tool(intent="reopen the closed claim", write=True, example=_example_reopen)
+@service.tool(
+    intent="reopen the closed claim",
+    write=True,
+    example=first_example(Claim, "claim_id", where={"status": "closed"}, reason="Supplemental damage found"),
+)
 def reopen_claim(ctx: Ctx, claim_id: ClaimId, reason: Text) -> Claim:
     """Reopen a closed claim (e.g. supplemental damage); its exposures stay closed until new ones are opened.
 
@@ -763,7 +768,10 @@ class ClaimFinancials(BaseModel):
     total_incurred: Cents = Field(description="Paid plus open reserves in cents.")
 
 
-@service.tool(intent="see what has been reserved and paid on the claim", example=_example_claim)
+@service.tool(
+    intent="see what has been reserved and paid on the claim",
+    example=first_example(Exposure, fields={"claim_id": "claim_id"}),
+)
 def claim_financials(ctx: Ctx, claim_id: ClaimId) -> ClaimFinancials:
     """Sum a claim's reserves and payments per exposure.
 
@@ -832,15 +840,10 @@ STORIES: dict[str, str] = {
 SHOPS = ("Precision Auto Body", "Allied Restoration", "BrightBuild Contractors", "Metro Glass Repair")
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Policies for consumers and customer companies, adjusters from the staff, claims at every stage."""
+def _seed_adjusters(s: SeedContext) -> list[Adjuster]:
+    """Operations and support staff as adjusters; returns the active ones."""
     pop = s.population
-    rng = s.rng
-    cur = pop.home.place.currency
-    now = s.now
-    today = now.date()
-    staff = [p for p in pop.employees if p.department in ("Operations", "Support")] or list(pop.employees[:6])
+    staff = pop.staff("Operations", "Support", fallback=6)
     adjusters_: list[Adjuster] = []
     for i, p in enumerate(staff[:8]):
         adjusters_.append(
@@ -853,16 +856,22 @@ def seed(s: SeedContext) -> None:
                 active=i != 7,
             )
         )
-    working = [a for a in adjusters_ if a.active]
+    return [a for a in adjusters_ if a.active]
+
+
+def _seed_policies(s: SeedContext) -> list[tuple[Policy, list[Coverage]]]:
+    """Auto and home policies for consumers, property and liability policies for customer companies."""
+    pop = s.population
+    today = s.now.date()
     policies_: list[tuple[Policy, list[Coverage]]] = []
     counter = 100_000
     holders: list[tuple[Any, Product, Any]] = []
     for i, person in enumerate(pop.consumers[:40]):
         holders.append((person, "personal_auto" if i % 2 == 0 else "homeowners", None))
     for i, company in enumerate(pop.customers[:14]):
-        people = pop.people_at(company)
-        if people:
-            holders.append((people[0], "commercial_property" if i % 3 else "general_liability", company))
+        contact = pop.first_contact(company)
+        if contact is not None:
+            holders.append((contact, "commercial_property" if i % 3 else "general_liability", company))
     for i, (person, product, company) in enumerate(holders):
         counter += 7
         start = today - dt.timedelta(days=30 + (i * 23) % 330)
@@ -880,14 +889,69 @@ def seed(s: SeedContext) -> None:
             expiration_date=start + dt.timedelta(days=364),
             status="cancelled" if cancelled else "in_force",
             cancellation_date=start + dt.timedelta(days=20) if cancelled else None,
-            premium=rng.randint(600, 9_000) * 100 * (8 if company else 1),
-            currency=cur,
+            premium=s.rng.randint(600, 9_000) * 100 * (8 if company else 1),
+            currency=pop.home.place.currency,
         )
         covs = [
             s.create(Coverage, policy_id=policy.id, type=t, limit=limit, deductible=ded)
             for t, limit, ded in COVERAGES[product]
         ]
         policies_.append((policy, covs))
+    return policies_
+
+
+def _seed_exposures(
+    s: SeedContext, k: int, claim: Claim, policy: Policy, covs: list[Coverage], payer: Adjuster
+) -> None:
+    """Up to two exposures of the k-th claim on the coverages its cause touches, with the payments made so far."""
+    closed = claim.status == "closed"
+    for j, cov in enumerate(c for c in covs if c.type in COMPATIBLE[claim.loss_cause]):
+        if j > 1:
+            break
+        room = cov.limit - cov.deductible
+        estimate = min(room, s.rng.randint(8, 120) * 100_00 // (1 if policy.insured_company else 4))
+        paid = 0
+        exp = s.create(
+            Exposure,
+            claim_id=claim.id,
+            coverage_id=cov.id,
+            coverage_type=cov.type,
+            reserve=estimate,
+            created_at=claim.reported_at + dt.timedelta(hours=3),
+        )
+        n_pay = 2 if closed else (k + j) % 3
+        for m in range(n_pay):
+            final = closed and m == n_pay - 1
+            amount = min(payer.authority_limit, estimate - paid if final else estimate // 3)
+            if amount <= 0:
+                break
+            shop = j == 0 and m == 0 and claim.loss_cause != "liability"
+            s.create(
+                ClaimPayment,
+                claim_id=claim.id,
+                exposure_id=exp.id,
+                amount=amount,
+                payee_person=None if shop else policy.insured_name,
+                payee_company=SHOPS[k % len(SHOPS)] if shop else None,
+                payee_email=None if shop else policy.insured_email,
+                invoice_number=f"RS-{4000 + k * 10 + m}" if shop else None,
+                method="check" if m % 2 else "eft",
+                payment_type="final" if final else "partial",
+                issued_by=payer.id,
+                issued_at=claim.reported_at + dt.timedelta(days=2 + m * 5),
+            )
+            paid += amount
+        s.update(
+            exp,
+            paid=paid,
+            reserve=0 if closed else max(0, estimate - paid),
+            status="closed" if closed else "open",
+        )
+
+
+def _seed_claims(s: SeedContext, policies_: list[tuple[Policy, list[Coverage]]], working: list[Adjuster]) -> None:
+    """Claims on two policies in three: some unassigned, some closed, none beyond an adjuster's open-claim limit."""
+    today = s.now.date()
     load = {a.id: 0 for a in working}
     for k, (policy, covs) in enumerate(policies_):
         if k % 3 == 2 or policy.status == "cancelled":
@@ -913,51 +977,16 @@ def seed(s: SeedContext) -> None:
             status="closed" if closed else "open",
             adjuster_id=adj.id if adj else (working[0].id if closed else None),
             closed_reason="Settled" if closed else None,
-            reported_at=dt.datetime.combine(loss, dt.time(15, 0), tzinfo=dt.UTC) + dt.timedelta(days=1),
-            updated_at=now - dt.timedelta(days=1),
+            reported_at=utc_at(loss, 15) + dt.timedelta(days=1),
+            updated_at=s.ago(days=1),
         )
         if adj is None and not closed:
             continue
-        payer = adj or working[0]
-        for j, cov in enumerate(c for c in covs if c.type in COMPATIBLE[cause]):
-            if j > 1:
-                break
-            room = cov.limit - cov.deductible
-            estimate = min(room, rng.randint(8, 120) * 100_00 // (1 if policy.insured_company else 4))
-            paid = 0
-            exp = s.create(
-                Exposure,
-                claim_id=claim.id,
-                coverage_id=cov.id,
-                coverage_type=cov.type,
-                reserve=estimate,
-                created_at=claim.reported_at + dt.timedelta(hours=3),
-            )
-            n_pay = 2 if closed else (k + j) % 3
-            for m in range(n_pay):
-                final = closed and m == n_pay - 1
-                amount = min(payer.authority_limit, estimate - paid if final else estimate // 3)
-                if amount <= 0:
-                    break
-                shop = j == 0 and m == 0 and cause != "liability"
-                s.create(
-                    ClaimPayment,
-                    claim_id=claim.id,
-                    exposure_id=exp.id,
-                    amount=amount,
-                    payee_person=None if shop else policy.insured_name,
-                    payee_company=SHOPS[k % len(SHOPS)] if shop else None,
-                    payee_email=None if shop else policy.insured_email,
-                    invoice_number=f"RS-{4000 + k * 10 + m}" if shop else None,
-                    method="check" if m % 2 else "eft",
-                    payment_type="final" if final else "partial",
-                    issued_by=payer.id,
-                    issued_at=claim.reported_at + dt.timedelta(days=2 + m * 5),
-                )
-                paid += amount
-            s.update(
-                exp,
-                paid=paid,
-                reserve=0 if closed else max(0, estimate - paid),
-                status="closed" if closed else "open",
-            )
+        _seed_exposures(s, k, claim, policy, covs, adj or working[0])
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Policies for consumers and customer companies, adjusters from the staff, claims at every stage."""
+    working = _seed_adjusters(s)
+    _seed_claims(s, _seed_policies(s), working)

@@ -9,14 +9,13 @@ voided, and customers and items are made inactive rather than deleted.
 from __future__ import annotations
 
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.records import CREATED, Generated, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -38,6 +37,10 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.finance._shared import percent_of, term_days
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped, Value
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -57,13 +60,12 @@ PaymentId = Annotated[str, IdOf("invoicing.payment")]
 CreditMemoId = Annotated[str, IdOf("invoicing.credit_memo")]
 
 Terms = Literal["due_on_receipt", "net_15", "net_30", "net_60"]
-TERM_DAYS: dict[str, int] = {"due_on_receipt": 0, "net_15": 15, "net_30": 30, "net_60": 60}
 InvoiceStatus = Literal["draft", "sent", "partially_paid", "paid", "voided"]
 PaymentMethodKind = Literal["cash", "check", "credit_card", "bank_transfer"]
 CreditReason = Literal["returned_goods", "pricing_error", "service_issue", "goodwill"]
 
 
-class Customer(Record):
+class Customer(Created):
     """A company the home company invoices, with its billing contact."""
 
     id: CustomerId
@@ -87,8 +89,6 @@ class Customer(Record):
     """Inactive customers cannot be invoiced or credited."""
     notes: Text = ""
     """Internal notes about the customer."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the customer was created."""
 
 
 class Item(Record):
@@ -113,10 +113,8 @@ class Item(Record):
     """Inactive items cannot be put on invoices."""
 
 
-class InvoiceLine(BaseModel):
+class InvoiceLine(Value):
     """One line of an invoice: an item, a quantity and a price."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     line_num: int = Field(ge=1, description="Position of the line, from 1.")
     item_id: ItemId = Field(description="The item sold.")
@@ -128,10 +126,8 @@ class InvoiceLine(BaseModel):
     taxable: bool = Field(description="Whether the invoice's tax rate applies to this line.")
 
 
-class LineInput(BaseModel):
+class LineInput(Value):
     """A line to put on an invoice."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     item_id: ItemId = Field(description="The item to sell (an active item).")
     quantity: Quantity = Field(default=1, description="Number of units, at least 1.")
@@ -141,7 +137,7 @@ class LineInput(BaseModel):
     description: Text | None = Field(default=None, description="Line description; omit to use the item's.")
 
 
-class Invoice(Record):
+class Invoice(Timestamped):
     """A bill sent to a customer; its totals are computed from its lines."""
 
     id: InvoiceId
@@ -181,10 +177,6 @@ class Invoice(Record):
     """Message to the customer printed on the invoice."""
     sent_at: DateTime | None = None
     """When the invoice was last e-mailed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the invoice was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the invoice last changed."""
 
 
 class Payment(Record):
@@ -213,17 +205,15 @@ class Payment(Record):
     """When the payment was recorded."""
 
 
-class CreditApplication(BaseModel):
+class CreditApplication(Value):
     """Part of a credit memo applied to an invoice."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     invoice_id: InvoiceId = Field(description="The invoice credited.")
     amount: Cents = Field(description="Amount applied, in cents.")
     applied_on: Date = Field(description="Date it was applied.")
 
 
-class CreditMemo(Record):
+class CreditMemo(Created):
     """Credit owed to a customer, to be applied to its invoices."""
 
     id: CreditMemoId
@@ -247,8 +237,6 @@ class CreditMemo(Record):
     """open (nothing applied), partially_applied or applied (nothing left)."""
     applications: list[CreditApplication] = Field(default_factory=list)
     """Where the credit was applied."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the credit memo was created."""
 
 
 # -- rules shared by tools and guards -----------------------------------------------------
@@ -256,11 +244,6 @@ class CreditMemo(Record):
 
 def _home_currency(ctx: Ctx) -> str:
     return ctx.population.home.place.currency
-
-
-def _percent_of(amount: int, rate: float) -> int:
-    value = Decimal(amount) * Decimal(str(rate)) / Decimal(100)
-    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def _settled(inv: Invoice, *, amount_paid: int, amount_credited: int, total: int | None = None) -> dict[str, Any]:
@@ -338,7 +321,7 @@ def _build_lines(ctx: Ctx, customer: Customer, lines: list[LineInput]) -> list[I
 
 def _totals(lines: list[InvoiceLine], tax_rate: float) -> dict[str, Any]:
     subtotal = sum(line.amount for line in lines)
-    tax = _percent_of(sum(line.amount for line in lines if line.taxable), tax_rate)
+    tax = percent_of(sum(line.amount for line in lines if line.taxable), tax_rate)
     total = subtotal + tax
     if total == 0:
         raise RuleViolation(
@@ -617,7 +600,7 @@ def create_invoice(
     built = _build_lines(ctx, customer, lines)
     totals = _totals(built, tax_rate)
     day = txn_date or ctx.today()
-    due = due_date or day + dt.timedelta(days=TERM_DAYS[customer.terms])
+    due = due_date or day + dt.timedelta(days=term_days(customer.terms))
     if due < day:
         raise RuleViolation(
             f"due date {due} is before the invoice date {day}",
@@ -679,12 +662,11 @@ def update_invoice_lines(
     return ctx.update(inv, **totals, **changes)
 
 
-def _example_draft(ctx: Ctx) -> dict[str, Any] | None:
-    inv = ctx.first(Invoice, status="draft")
-    return {"invoice_id": inv.id} if inv else None
-
-
-@service.tool(intent="e-mail the invoice to the customer", write=True, example=_example_draft)
+@service.tool(
+    intent="e-mail the invoice to the customer",
+    write=True,
+    example=first_example(Invoice, "invoice_id", where={"status": "draft"}),
+)
 def send_invoice(ctx: Ctx, invoice_id: InvoiceId, send_to: Email | None = None) -> Invoice:
     """E-mail an invoice to the customer; a draft becomes sent.
 
@@ -705,14 +687,12 @@ def send_invoice(ctx: Ctx, invoice_id: InvoiceId, send_to: Email | None = None) 
     return ctx.update(inv, status=status, sent_at=ctx.now(), bill_email=send_to or inv.bill_email)
 
 
-def _example_voidable(ctx: Ctx) -> dict[str, Any] | None:
-    for inv in ctx.where(Invoice, status="sent"):
-        if inv.amount_paid == 0:
-            return {"invoice_id": inv.id}
-    return None
-
-
-@service.tool(intent="void the invoice", write=True, destructive=True, example=_example_voidable)
+@service.tool(
+    intent="void the invoice",
+    write=True,
+    destructive=True,
+    example=first_example(Invoice, "invoice_id", where={"status": "sent"}, match=lambda ctx, inv: inv.amount_paid == 0),
+)
 def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Void an invoice: it stays on record but no longer counts as owed.
 
@@ -824,12 +804,12 @@ def receive_payment(
     return payment
 
 
-def _example_completed_payment(ctx: Ctx) -> dict[str, Any] | None:
-    payment = ctx.first(Payment, status="completed")
-    return {"payment_id": payment.id} if payment else None
-
-
-@service.tool(intent="void the payment", write=True, destructive=True, example=_example_completed_payment)
+@service.tool(
+    intent="void the payment",
+    write=True,
+    destructive=True,
+    example=first_example(Payment, "payment_id", where={"status": "completed"}),
+)
 def void_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
     """Void a payment (a bounced check, a reversed transfer): the invoice is owed again.
 
@@ -855,14 +835,13 @@ def _memo_status(amount: int, remaining: int) -> str:
     return "applied" if remaining == 0 else "partially_applied"
 
 
-def _example_issue_credit(ctx: Ctx) -> dict[str, Any] | None:
-    customer = ctx.first(Customer, active=True)
-    if customer is None:
-        return None
-    return {"customer_id": customer.id, "amount": 2500, "reason": "goodwill", "memo": "Late delivery"}
-
-
-@service.tool(intent="give the customer a credit", write=True, example=_example_issue_credit)
+@service.tool(
+    intent="give the customer a credit",
+    write=True,
+    example=first_example(
+        Customer, "customer_id", where={"active": True}, amount=2500, reason="goodwill", memo="Late delivery"
+    ),
+)
 def issue_credit_memo(
     ctx: Ctx,
     customer_id: CustomerId,
@@ -1091,13 +1070,12 @@ SERVICE_ITEMS: tuple[tuple[str, str, str, int, bool], ...] = (
 MEMOS = ("Thank you for your business.", "Please include the invoice number with your payment.", "")
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Items from the product catalog, one customer per customer company, a year of receivables."""
+CREDIT_REASONS: tuple[CreditReason, ...] = ("returned_goods", "pricing_error", "service_issue", "goodwill")
+
+
+def _seed_items(s: SeedContext) -> list[Item]:
+    """The product catalog and a few service items; returns the items that can be sold."""
     pop = s.population
-    rng = s.rng
-    today = s.now.date()
-    home_currency = pop.home.place.currency
     for n, product in enumerate(pop.products):
         s.create(
             Item,
@@ -1112,12 +1090,17 @@ def seed(s: SeedContext) -> None:
         )
     for sku, name, kind, price, taxable in SERVICE_ITEMS:
         s.create(Item, name=name, sku=sku, type=kind, unit_price=price, taxable=taxable, description=name)
-    sellable = [i for i in s.records(Item) if i.active]
+    return [i for i in s.records(Item) if i.active]
 
+
+def _seed_customers(s: SeedContext) -> list[tuple[dt.date, Customer, str]]:
+    """One customer per customer company; returns the invoices to write, as (date, customer, status), by date."""
+    pop = s.population
+    rng = s.rng
+    today = s.now.date()
     plans: list[tuple[dt.date, Customer, str]] = []
     for n, company in enumerate(pop.customers):
-        people = pop.people_at(company)
-        contact = people[0] if people else None
+        contact = pop.first_contact(company)
         customer = s.create(
             Customer,
             company_name=company.name,
@@ -1126,10 +1109,10 @@ def seed(s: SeedContext) -> None:
             email=contact.email if contact else f"billing@{company.domain}",
             phone=company.phone,
             billing_address=company.address,
-            currency=home_currency,
+            currency=pop.home.place.currency,
             terms=rng.choice(("due_on_receipt", "net_15", "net_30", "net_30", "net_60")),
             active=n % 11 != min(10, len(pop.customers) - 1),
-            created_at=s.now - dt.timedelta(days=rng.randint(150, 900)),
+            created_at=s.ago(days=rng.randint(150, 900)),
         )
         if not customer.active:
             continue
@@ -1138,9 +1121,32 @@ def seed(s: SeedContext) -> None:
             status = statuses[(n + k) % len(statuses)] if k else rng.choice(statuses)
             age = rng.randint(0, 10) if status == "draft" else rng.randint(5, 140)
             plans.append((today - dt.timedelta(days=age), customer, status))
-
     plans.sort(key=lambda p: (p[0], p[1].id))
-    reasons: tuple[CreditReason, ...] = ("returned_goods", "pricing_error", "service_issue", "goodwill")
+    return plans
+
+
+def _seed_payments(s: SeedContext, inv: Invoice, paid: int, stamp: dt.datetime) -> None:
+    """The payments of ``paid`` on an invoice: one, or two a week apart for some fully paid invoices."""
+    rng = s.rng
+    parts = [paid] if inv.status == "partially_paid" or rng.random() < 0.7 else [paid // 2, paid - paid // 2]
+    for m, part in enumerate(parts):
+        method = rng.choice(("check", "bank_transfer", "credit_card", "cash"))
+        s.create(
+            Payment,
+            customer_id=inv.customer_id,
+            invoice_id=inv.id,
+            amount=part,
+            currency=inv.currency,
+            method=method,
+            reference=f"CHK-{rng.randint(1000, 9999)}" if method == "check" else "",
+            txn_date=min(s.now.date(), inv.txn_date + dt.timedelta(days=3 + 7 * m + rng.randint(0, 10))),
+            created_at=stamp + dt.timedelta(days=3 + 7 * m),
+        )
+
+
+def _seed_invoices(s: SeedContext, plans: list[tuple[dt.date, Customer, str]], sellable: list[Item]) -> list[Invoice]:
+    """The planned invoices with their payments and applied credits; returns those still open (sent or part paid)."""
+    rng = s.rng
     sent_invoices: list[Invoice] = []
     credited_paid = 0
     for day, customer, status in plans:
@@ -1161,7 +1167,7 @@ def seed(s: SeedContext) -> None:
         ]
         totals = _totals(lines, rng.choice((0.0, 0.0, 5.0, 8.25)))
         total = totals["total"]
-        stamp = dt.datetime.combine(day, dt.time(10, 0), tzinfo=dt.UTC)
+        stamp = utc_at(day, 10)
         settled = {"paid": total, "partially_paid": total * rng.randint(20, 60) // 100}.get(status, 0)
         # The first two paid invoices were settled partly with a credit memo.
         credited = total // 4 if status == "paid" and credited_paid < 2 else 0
@@ -1177,7 +1183,7 @@ def seed(s: SeedContext) -> None:
             amount_credited=credited,
             balance=0 if status == "voided" else total - settled,
             txn_date=day,
-            due_date=day + dt.timedelta(days=TERM_DAYS[customer.terms]),
+            due_date=day + dt.timedelta(days=term_days(customer.terms)),
             status=status,
             memo=rng.choice(MEMOS),
             sent_at=None if status == "draft" else stamp + dt.timedelta(minutes=30),
@@ -1196,7 +1202,7 @@ def seed(s: SeedContext) -> None:
                 amount=amount,
                 remaining=amount - credited,
                 currency=inv.currency,
-                reason=reasons[credited_paid],
+                reason=CREDIT_REASONS[credited_paid],
                 memo="Volume discount" if credited_paid == 1 else "Returned items",
                 txn_date=day,
                 status=_memo_status(amount, amount - credited),
@@ -1204,32 +1210,30 @@ def seed(s: SeedContext) -> None:
                 created_at=stamp + dt.timedelta(minutes=5),
             )
         if paid:
-            parts = [paid] if status == "partially_paid" or rng.random() < 0.7 else [paid // 2, paid - paid // 2]
-            for m, part in enumerate(parts):
-                method = rng.choice(("check", "bank_transfer", "credit_card", "cash"))
-                s.create(
-                    Payment,
-                    customer_id=customer.id,
-                    invoice_id=inv.id,
-                    amount=part,
-                    currency=inv.currency,
-                    method=method,
-                    reference=f"CHK-{rng.randint(1000, 9999)}" if method == "check" else "",
-                    txn_date=min(today, day + dt.timedelta(days=3 + 7 * m + rng.randint(0, 10))),
-                    created_at=stamp + dt.timedelta(days=3 + 7 * m),
-                )
+            _seed_payments(s, inv, paid, stamp)
+    return sent_invoices
 
-    # Open credit memos for some customers with open invoices.
+
+def _seed_open_credits(s: SeedContext, sent_invoices: list[Invoice]) -> None:
+    """Open credit memos for some customers with open invoices."""
     for k, inv in enumerate(sent_invoices[: max(3, len(sent_invoices) // 5)]):
-        amount = max(100, inv.balance // rng.choice((4, 5, 10)))
+        amount = max(100, inv.balance // s.rng.choice((4, 5, 10)))
         s.create(
             CreditMemo,
             customer_id=inv.customer_id,
             amount=amount,
             remaining=amount,
             currency=inv.currency,
-            reason=reasons[k % len(reasons)],
+            reason=CREDIT_REASONS[k % len(CREDIT_REASONS)],
             memo="Credit for a damaged delivery" if k % 2 else "Price adjustment",
             txn_date=inv.txn_date + dt.timedelta(days=2),
             created_at=inv.created_at + dt.timedelta(days=2),
         )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Items from the product catalog, one customer per customer company, a year of receivables."""
+    sellable = _seed_items(s)
+    plans = _seed_customers(s)
+    _seed_open_credits(s, _seed_invoices(s, plans, sellable))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
@@ -41,6 +41,10 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.finance._shared import term_days
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Created, Value
+from compoworld.services.kit.time import utc_at
 from compoworld.world import finance as links
 
 __all__ = ["service"]
@@ -69,7 +73,6 @@ AccountType = Literal[
 ]
 AccountCode = Annotated[str, StringConstraints(pattern=r"^[0-9]{3,6}$")]
 Terms = Literal["due_on_receipt", "net_15", "net_30", "net_45", "net_60"]
-TERM_DAYS: dict[str, int] = {"due_on_receipt": 0, "net_15": 15, "net_30": 30, "net_45": 45, "net_60": 60}
 JournalStatus = Literal["draft", "posted", "voided"]
 BillStatus = Literal["draft", "awaiting_payment", "paid", "voided"]
 Direction = Literal["spent", "received"]
@@ -135,10 +138,8 @@ class Vendor(Record):
     """Archived vendors cannot be billed."""
 
 
-class JournalLine(BaseModel):
+class JournalLine(Value):
     """One line of a journal: an amount debited or credited to one account."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     account_id: AccountId = Field(description="The account.")
     description: Text = Field(default="", description="What the line is for.")
@@ -146,7 +147,7 @@ class JournalLine(BaseModel):
     credit: Cents = Field(default=0, description="Amount credited in cents (0 for a debit line).")
 
 
-class JournalEntry(Record):
+class JournalEntry(Created):
     """A journal entry: balanced debits and credits on a date."""
 
     id: JournalId
@@ -170,14 +171,10 @@ class JournalEntry(Record):
     """Sum of the credits in cents."""
     posted_at: DateTime | None = None
     """When it was posted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class BillLine(BaseModel):
+class BillLine(Value):
     """One line of a bill."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     description: Text = Field(description="What was bought.")
     account_id: AccountId = Field(description="Account the line is booked to.")
@@ -187,10 +184,8 @@ class BillLine(BaseModel):
     amount: Cents = Field(description="quantity × unit_amount in cents.")
 
 
-class BillLineInput(BaseModel):
+class BillLineInput(Value):
     """A bill line as given: the amount is computed."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     description: Text = Field(description="What was bought.")
     unit_amount: Cents = Field(description="Price per unit in cents.")
@@ -296,6 +291,11 @@ def _check_unlocked(ctx: Ctx, day: dt.date, field: str, what: str) -> None:
             field=field,
             hint=f"use a date after {lock}, or move the lock date back with ledger__set_lock_date",
         )
+
+
+def _after_lock(ctx: Ctx, day: dt.date) -> bool:
+    """Whether ``day`` is after the lock date (any day when the books are not locked)."""
+    return day > (_org(ctx).lock_date or dt.date.min)
 
 
 def _active_account(ctx: Ctx, account_id: str, field: str) -> Account:
@@ -491,10 +491,6 @@ def _accounts_of(ctx: Ctx, type_: str) -> list[Account]:
     return ctx.where(Account, type=type_, status="active")
 
 
-def _example_account(ctx: Ctx) -> dict[str, Any]:
-    return {"code": "4999", "name": "Team events", "type": "expense", "description": "Offsites and team dinners"}
-
-
 def _example_journal(ctx: Ctx) -> dict[str, Any]:
     exp = _accounts_of(ctx, "expense")[0]
     liab = _accounts_of(ctx, "current_liability")[0]
@@ -509,21 +505,6 @@ def _example_journal(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-def _example_draft_balanced(ctx: Ctx) -> dict[str, Any] | None:
-    for je in ctx.where(JournalEntry, status="draft"):
-        if je.total_debit == je.total_credit and je.date > (_org(ctx).lock_date or dt.date.min):
-            return {"journal_entry_id": je.id}
-    return None
-
-
-def _example_void_journal(ctx: Ctx) -> dict[str, Any] | None:
-    lock = _org(ctx).lock_date or dt.date.min
-    for je in ctx.where(JournalEntry, status="posted", source="manual"):
-        if je.date > lock:
-            return {"journal_entry_id": je.id}
-    return None
-
-
 def _example_bill(ctx: Ctx) -> dict[str, Any] | None:
     vendor = next((v for v in ctx.where(Vendor, status="active") if v.default_account_id), None)
     if vendor is None:
@@ -536,26 +517,12 @@ def _example_bill(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_approve(ctx: Ctx) -> dict[str, Any] | None:
-    lock = _org(ctx).lock_date or dt.date.min
-    bill = next((b for b in ctx.where(Bill, status="draft") if b.date > lock), None)
-    return None if bill is None else {"bill_id": bill.id}
-
-
 def _example_pay(ctx: Ctx) -> dict[str, Any] | None:
     bill = ctx.first(Bill, status="awaiting_payment")
     bank = _accounts_of(ctx, "bank")
     if bill is None or not bank:
         return None
     return {"bill_id": bill.id, "bank_account_id": bank[0].id, "amount": bill.amount_due, "reference": "Supplier run"}
-
-
-def _example_void_bill(ctx: Ctx) -> dict[str, Any] | None:
-    lock = _org(ctx).lock_date or dt.date.min
-    for b in ctx.scan(Bill):
-        if b.status in ("draft", "awaiting_payment") and b.amount_paid == 0 and b.date > lock:
-            return {"bill_id": b.id}
-    return None
 
 
 def _example_reconcile(ctx: Ctx) -> dict[str, Any] | None:
@@ -582,7 +549,11 @@ def _bank_amount(je: JournalEntry, account_id: str, direction: str) -> int:
 # -- domain tools -----------------------------------------------------------------------------
 
 
-@service.tool(intent="add an account to the chart of accounts", write=True, example=_example_account)
+@service.tool(
+    intent="add an account to the chart of accounts",
+    write=True,
+    example=fixed_example(code="4999", name="Team events", type="expense", description="Offsites and team dinners"),
+)
 def create_account(
     ctx: Ctx,
     code: AccountCode,
@@ -628,10 +599,8 @@ def create_account(
     )
 
 
-class JournalLineInput(BaseModel):
+class JournalLineInput(Value):
     """A journal line as given."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     account_id: AccountId = Field(description="The account.")
     debit: Cents = Field(default=0, description="Amount to debit in cents (leave 0 for a credit line).")
@@ -702,7 +671,16 @@ def create_journal_entry(
     )
 
 
-@service.tool(intent="post the draft journal to the books", write=True, example=_example_draft_balanced)
+@service.tool(
+    intent="post the draft journal to the books",
+    write=True,
+    example=first_example(
+        JournalEntry,
+        "journal_entry_id",
+        where={"status": "draft"},
+        match=lambda ctx, je: je.total_debit == je.total_credit and _after_lock(ctx, je.date),
+    ),
+)
 def post_journal_entry(ctx: Ctx, journal_entry_id: JournalId) -> JournalEntry:
     """Post a draft journal: its debits must equal its credits and its date must be after the lock date.
 
@@ -721,7 +699,17 @@ def post_journal_entry(ctx: Ctx, journal_entry_id: JournalId) -> JournalEntry:
     return ctx.update(je, status="posted", posted_at=ctx.now())
 
 
-@service.tool(intent="void the posted journal", write=True, destructive=True, example=_example_void_journal)
+@service.tool(
+    intent="void the posted journal",
+    write=True,
+    destructive=True,
+    example=first_example(
+        JournalEntry,
+        "journal_entry_id",
+        where={"status": "posted", "source": "manual"},
+        match=lambda ctx, je: _after_lock(ctx, je.date),
+    ),
+)
 def void_journal_entry(ctx: Ctx, journal_entry_id: JournalId) -> JournalEntry:
     """Void a posted manual journal; bill and payment entries are voided through their bill.
 
@@ -811,7 +799,7 @@ def create_bill(
                 amount=ln.quantity * ln.unit_amount,
             )
         )
-    due = due_date or date + dt.timedelta(days=TERM_DAYS[vendor.payment_terms])
+    due = due_date or date + dt.timedelta(days=term_days(vendor.payment_terms))
     if due < date:
         raise RuleViolation("the due date is before the bill date", field="due_date", hint="pass a later due date")
     total = sum(ln.amount for ln in out)
@@ -832,7 +820,11 @@ def create_bill(
     )
 
 
-@service.tool(intent="approve the bill for payment", write=True, example=_example_approve)
+@service.tool(
+    intent="approve the bill for payment",
+    write=True,
+    example=first_example(Bill, "bill_id", where={"status": "draft"}, match=lambda ctx, b: _after_lock(ctx, b.date)),
+)
 def approve_bill(ctx: Ctx, bill_id: BillId) -> Bill:
     """Approve a draft bill: it is posted to accounts payable (debiting its lines' accounts) and awaits payment.
 
@@ -928,7 +920,18 @@ def pay_bill(
     )
 
 
-@service.tool(intent="void the bill", write=True, destructive=True, example=_example_void_bill)
+@service.tool(
+    intent="void the bill",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Bill,
+        "bill_id",
+        match=lambda ctx, b: (
+            b.status in ("draft", "awaiting_payment") and b.amount_paid == 0 and _after_lock(ctx, b.date)
+        ),
+    ),
+)
 def void_bill(ctx: Ctx, bill_id: BillId) -> Bill:
     """Void a draft or approved bill that has no payments; its posting is voided too.
 
@@ -1029,11 +1032,9 @@ def reconcile_statement_line(
     return ctx.update(line, status="reconciled", journal_entry_id=je.id)
 
 
-def _example_lock(ctx: Ctx) -> dict[str, Any]:
-    return {"lock_date": None}
-
-
-@service.tool(intent="close the books up to this date", write=True, idempotent=True, example=_example_lock)
+@service.tool(
+    intent="close the books up to this date", write=True, idempotent=True, example=fixed_example(lock_date=None)
+)
 def set_lock_date(ctx: Ctx, lock_date: Date | None) -> Organisation:
     """Set (or clear with null) the period lock date: nothing dated on or before it can change afterwards.
 
@@ -1196,17 +1197,33 @@ CHART: tuple[tuple[str, str, AccountType, str], ...] = (
 )
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """The chart of accounts, the procurement suppliers as vendors, journals, bills, payments and the bank feed."""
-    pop = s.population
-    rng = s.rng
-    cur = pop.home.place.currency
-    today = s.now.date()
-    year_start = dt.date(today.year, 1, 1)
-    lock = dt.date(today.year, today.month, 1) - dt.timedelta(days=1)
-    lock = lock.replace(day=1) - dt.timedelta(days=1)  # the month before last is closed
-    s.create(Organisation, name=pop.home.name, base_currency=cur, lock_date=lock)
+def _journal(
+    s: SeedContext,
+    day: dt.date,
+    narration: str,
+    lines: list[JournalLine],
+    *,
+    status: str = "posted",
+    source: str = "manual",
+    bill_id: str | None = None,
+) -> JournalEntry:
+    return s.create(
+        JournalEntry,
+        date=day,
+        narration=narration,
+        status=status,
+        source=source,
+        bill_id=bill_id,
+        lines=lines,
+        total_debit=sum(ln.debit for ln in lines),
+        total_credit=sum(ln.credit for ln in lines),
+        posted_at=utc_at(day, 16) if status != "draft" else None,
+        created_at=utc_at(day, 16),
+    )
+
+
+def _seed_accounts(s: SeedContext) -> tuple[dict[str, Account], dict[str, Account]]:
+    """The home bank accounts (by key) and the chart of accounts (by code)."""
     bank: dict[str, Account] = {}
     for home in links.HOME_ACCOUNTS:
         bank[home.key] = s.create(
@@ -1215,7 +1232,7 @@ def seed(s: SeedContext) -> None:
             name=home.name,
             type="bank",
             description=f"{home.name} at the company's bank",
-            bank_account_number=links.home_account_number(pop, home.key),
+            bank_account_number=links.home_account_number(s.population, home.key),
         )
     acct: dict[str, Account] = {}
     for code, name, type_, desc in CHART:
@@ -1228,34 +1245,12 @@ def seed(s: SeedContext) -> None:
             system=code == AP_CODE,
             status="archived" if code == "499" else "active",
         )
-    ap, operating = acct[AP_CODE], bank["operating"]
+    return bank, acct
 
-    def stamp(day: dt.date) -> dt.datetime:
-        return dt.datetime.combine(day, dt.time(16, 0), tzinfo=dt.UTC)
 
-    def journal(
-        day: dt.date,
-        narration: str,
-        lines: list[JournalLine],
-        *,
-        status: str = "posted",
-        source: str = "manual",
-        bill_id: str | None = None,
-    ) -> JournalEntry:
-        return s.create(
-            JournalEntry,
-            date=day,
-            narration=narration,
-            status=status,
-            source=source,
-            bill_id=bill_id,
-            lines=lines,
-            total_debit=sum(ln.debit for ln in lines),
-            total_credit=sum(ln.credit for ln in lines),
-            posted_at=stamp(day) if status != "draft" else None,
-            created_at=stamp(day),
-        )
-
+def _seed_journals(s: SeedContext, bank: dict[str, Account], acct: dict[str, Account]) -> None:
+    """Opening balances, monthly depreciation and a few manual entries in every state."""
+    today = s.now.date()
     opening = [
         JournalLine(account_id=bank[h.key].id, description="Opening balance", debit=h.opening)
         for h in links.HOME_ACCOUNTS
@@ -1266,10 +1261,11 @@ def seed(s: SeedContext) -> None:
         JournalLine(account_id=acct["970"].id, description="Capital", credit=500_000_00),
         JournalLine(account_id=acct["960"].id, description="Prior years", credit=total_open + 48_000_00 - 500_000_00),
     ]
-    journal(year_start - dt.timedelta(days=1), "Opening balances", opening)
+    _journal(s, dt.date(today.year, 1, 1) - dt.timedelta(days=1), "Opening balances", opening)
     for m in range(1, today.month):
         day = dt.date(today.year, m + 1, 1) - dt.timedelta(days=1)
-        journal(
+        _journal(
+            s,
             day,
             f"Depreciation {day:%B %Y}",
             [
@@ -1277,7 +1273,8 @@ def seed(s: SeedContext) -> None:
                 JournalLine(account_id=acct["720"].id, description="Depreciation", credit=800_00),
             ],
         )
-    journal(
+    _journal(
+        s,
         today - dt.timedelta(days=1),
         "Accrued utilities",
         [
@@ -1285,7 +1282,8 @@ def seed(s: SeedContext) -> None:
             JournalLine(account_id=acct["825"].id, description="February estimate", credit=1_250_00),
         ],
     )
-    journal(
+    _journal(
+        s,
         today - dt.timedelta(days=2),
         "Prepaid insurance",
         [
@@ -1294,7 +1292,8 @@ def seed(s: SeedContext) -> None:
         ],
         status="voided",
     )
-    journal(
+    _journal(
+        s,
         today,
         "Reclass stationery to subscriptions",
         [
@@ -1303,7 +1302,8 @@ def seed(s: SeedContext) -> None:
         ],
         status="draft",
     )
-    journal(
+    _journal(
+        s,
         today,
         "Payroll accrual (incomplete)",
         [
@@ -1313,31 +1313,71 @@ def seed(s: SeedContext) -> None:
         status="draft",
     )
 
+
+def _seed_vendors(s: SeedContext, acct: dict[str, Account]) -> list[Vendor]:
+    """The procurement suppliers as vendors, each with a default expense account."""
     expense_codes = ("310", "412", "461", "469", "485", "489", "400", "493")
-    vendors_: list[Vendor] = []
-    for sup in links.suppliers(pop):
-        company = sup.company
-        vendors_.append(
-            s.create(
-                Vendor,
-                name=company.name,
-                email=sup.contact.email,
-                contact_name=sup.contact.name,
-                phone=company.phone,
-                address=company.address,
-                bank_account_number=sup.remit_account,
-                default_account_id=acct[expense_codes[sup.index % len(expense_codes)]].id,
-                payment_terms=sup.terms,
-                status="active" if sup.active else "archived",
-            )
+    return [
+        s.create(
+            Vendor,
+            name=sup.company.name,
+            email=sup.contact.email,
+            contact_name=sup.contact.name,
+            phone=sup.company.phone,
+            address=sup.company.address,
+            bank_account_number=sup.remit_account,
+            default_account_id=acct[expense_codes[sup.index % len(expense_codes)]].id,
+            payment_terms=sup.terms,
+            status="active" if sup.active else "archived",
         )
-    active = [v for v in vendors_ if v.status == "active"]
+        for sup in links.suppliers(s.population)
+    ]
+
+
+def _seed_bill_payment(
+    s: SeedContext, bill: Bill, vendor: Vendor, paid: int, ap: Account, operating: Account
+) -> BillPayment:
+    """A payment of ``paid`` on the bill from the operating account, 3 to 20 days after it, with its journal."""
+    pay_day = min(s.now.date() - dt.timedelta(days=1), bill.date + dt.timedelta(days=s.rng.randint(3, 20)))
+    pje = _journal(
+        s,
+        pay_day,
+        f"Payment of {bill.bill_number} to {vendor.name}",
+        [
+            JournalLine(account_id=ap.id, description=bill.bill_number, debit=paid),
+            JournalLine(account_id=operating.id, description=vendor.name, credit=paid),
+        ],
+        source="bill_payment",
+        bill_id=bill.id,
+    )
+    return s.create(
+        BillPayment,
+        bill_id=bill.id,
+        vendor_id=vendor.id,
+        bank_account_id=operating.id,
+        amount=paid,
+        date=pay_day,
+        pay_to_account=vendor.bank_account_number,
+        reference=f"Supplier run {pay_day:%d %b}",
+        journal_entry_id=pje.id,
+        created_at=utc_at(pay_day, 16),
+    )
+
+
+def _seed_bills(
+    s: SeedContext, vendors: list[Vendor], acct: dict[str, Account], operating: Account
+) -> list[tuple[BillPayment, str]]:
+    """Bills of the active vendors in every state, their journals and payments; returns (payment, payee) pairs."""
+    rng = s.rng
+    today = s.now.date()
+    ap = acct[AP_CODE]
+    active = [v for v in vendors if v.status == "active"]
     statuses: tuple[BillStatus, ...] = ("paid", "awaiting_payment", "draft", "paid", "awaiting_payment", "voided")
     paid_lines: list[tuple[BillPayment, str]] = []
     for k in range(min(24, len(active) * 3)):
         vendor = active[k % len(active)]
         status = statuses[k % len(statuses)]
-        products = rng.sample(list(pop.products), k=2)
+        products = rng.sample(list(s.population.products), k=2)
         account_id = vendor.default_account_id or acct["429"].id
         lines = [
             BillLine(
@@ -1363,18 +1403,19 @@ def seed(s: SeedContext) -> None:
             bill_number=f"INV-{20_000 + k * 37}",
             order_number=f"PO-{k + 1:05d}" if k % 3 == 0 else None,
             date=day,
-            due_date=day + dt.timedelta(days=TERM_DAYS[vendor.payment_terms]),
+            due_date=day + dt.timedelta(days=term_days(vendor.payment_terms)),
             status=status,
-            currency=cur,
+            currency=s.population.home.place.currency,
             lines=lines,
             total=total,
             amount_paid=paid,
             amount_due=0 if status in ("paid", "voided") else total - paid,
-            updated_at=stamp(day),
+            updated_at=utc_at(day, 16),
         )
         if status == "draft":
             continue
-        je = journal(
+        je = _journal(
+            s,
             day,
             f"Bill {bill.bill_number} from {vendor.name}",
             [JournalLine(account_id=ln.account_id, description=ln.description, debit=ln.amount) for ln in lines]
@@ -1385,31 +1426,14 @@ def seed(s: SeedContext) -> None:
         )
         s.update(bill, journal_entry_id=je.id)
         if paid:
-            pay_day = min(today - dt.timedelta(days=1), day + dt.timedelta(days=rng.randint(3, 20)))
-            pje = journal(
-                pay_day,
-                f"Payment of {bill.bill_number} to {vendor.name}",
-                [
-                    JournalLine(account_id=ap.id, description=bill.bill_number, debit=paid),
-                    JournalLine(account_id=operating.id, description=vendor.name, credit=paid),
-                ],
-                source="bill_payment",
-                bill_id=bill.id,
-            )
-            pay = s.create(
-                BillPayment,
-                bill_id=bill.id,
-                vendor_id=vendor.id,
-                bank_account_id=operating.id,
-                amount=paid,
-                date=pay_day,
-                pay_to_account=vendor.bank_account_number,
-                reference=f"Supplier run {pay_day:%d %b}",
-                journal_entry_id=pje.id,
-                created_at=stamp(pay_day),
-            )
-            paid_lines.append((pay, vendor.name))
-    # The bank feed: the supplier payments (older ones reconciled), customer receipts and fees to code.
+            paid_lines.append((_seed_bill_payment(s, bill, vendor, paid, ap, operating), vendor.name))
+    return paid_lines
+
+
+def _seed_bank_feed(s: SeedContext, bank: dict[str, Account], paid_lines: list[tuple[BillPayment, str]]) -> None:
+    """The supplier payments (older ones reconciled), customer receipts and fees still to code."""
+    today = s.now.date()
+    operating = bank["operating"]
     for n, (pay, name) in enumerate(paid_lines):
         done = n % 2 == 0
         s.create(
@@ -1423,13 +1447,13 @@ def seed(s: SeedContext) -> None:
             status="reconciled" if done else "unreconciled",
             journal_entry_id=pay.journal_entry_id if done else None,
         )
-    for n, company in enumerate(pop.customers[:6]):
+    for n, company in enumerate(s.population.customers[:6]):
         s.create(
             StatementLine,
             account_id=operating.id,
             date=today - dt.timedelta(days=1 + n * 3),
             direction="received",
-            amount=rng.randint(800, 9_000) * 100,
+            amount=s.rng.randint(800, 9_000) * 100,
             payee=company.name,
             reference=f"Customer payment {company.name}",
         )
@@ -1442,3 +1466,17 @@ def seed(s: SeedContext) -> None:
             amount=(25_00, 12_50, 310_40)[n],
             reference=("Monthly account fee", "Wire fee", "Interest")[n],
         )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """The chart of accounts, the procurement suppliers as vendors, journals, bills, payments and the bank feed."""
+    today = s.now.date()
+    lock = dt.date(today.year, today.month, 1) - dt.timedelta(days=1)
+    lock = lock.replace(day=1) - dt.timedelta(days=1)  # the month before last is closed
+    s.create(Organisation, name=s.population.home.name, base_currency=s.population.home.place.currency, lock_date=lock)
+    bank, acct = _seed_accounts(s)
+    _seed_journals(s, bank, acct)
+    vendors = _seed_vendors(s, acct)
+    paid_lines = _seed_bills(s, vendors, acct, bank["operating"])
+    _seed_bank_feed(s, bank, paid_lines)

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import CatalogError, RuleViolation
 from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
@@ -38,6 +39,8 @@ from compoworld.engine.types import (
     PostalAddress,
     Text,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -81,7 +84,7 @@ DECLINING_CARDS: dict[str, str] = {"0002": "card_declined", "9995": "insufficien
 RESPONSE_NEEDED: tuple[str, ...] = ("warning_needs_response", "needs_response")
 
 
-class Customer(Record):
+class Customer(Created):
     """Someone who pays the company: a private customer or a business's billing contact."""
 
     id: CustomerId
@@ -97,8 +100,6 @@ class Customer(Record):
     """Internal description."""
     default_payment_method_id: PaymentMethodId | None = None
     """Payment method charged when a charge names none; must be attached to this customer."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the customer was created."""
 
 
 class PaymentMethod(Record):
@@ -125,7 +126,7 @@ class PaymentMethod(Record):
     """When it was added."""
 
 
-class Charge(Record):
+class Charge(Created):
     """A payment: an authorization that is captured at once or later (PaymentIntent and Charge in one)."""
 
     id: ChargeId
@@ -165,8 +166,6 @@ class Charge(Record):
     """When it was captured."""
     available_on: Date | None = None
     """Date the captured money becomes available for payouts."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the charge was created."""
 
 
 class Refund(Record):
@@ -231,7 +230,7 @@ class BankAccount(Record):
     """When it was added."""
 
 
-class Payout(Record):
+class Payout(Created):
     """A transfer of available balance to one of the company's bank accounts."""
 
     id: PayoutId
@@ -247,8 +246,6 @@ class Payout(Record):
     """Date the money is expected in the bank."""
     description: Text = ""
     """Statement description."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the payout was created."""
 
 
 # -- rules shared by tools and guards -----------------------------------------------------
@@ -553,14 +550,11 @@ def attach_payment_method(
     return pm
 
 
-def _example_detach(ctx: Ctx) -> dict[str, Any] | None:
-    for pm in ctx.scan(PaymentMethod):
-        if pm.customer_id is not None:
-            return {"payment_method_id": pm.id}
-    return None
-
-
-@service.tool(intent="remove the payment method from the customer", write=True, example=_example_detach)
+@service.tool(
+    intent="remove the payment method from the customer",
+    write=True,
+    example=first_example(PaymentMethod, "payment_method_id", match=lambda ctx, pm: pm.customer_id is not None),
+)
 def detach_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentMethod:
     """Detach a payment method from its customer; it can no longer be charged.
 
@@ -693,14 +687,16 @@ def create_charge(
     )
 
 
-def _example_capture(ctx: Ctx) -> dict[str, Any] | None:
-    for ch in ctx.where(Charge, status="requires_capture"):
-        if ch.created_at >= ctx.now() - dt.timedelta(days=AUTHORIZATION_DAYS):
-            return {"charge_id": ch.id}
-    return None
-
-
-@service.tool(intent="capture the authorized payment", write=True, example=_example_capture)
+@service.tool(
+    intent="capture the authorized payment",
+    write=True,
+    example=first_example(
+        Charge,
+        "charge_id",
+        where={"status": "requires_capture"},
+        match=lambda ctx, ch: ch.created_at >= ctx.now() - dt.timedelta(days=AUTHORIZATION_DAYS),
+    ),
+)
 def capture_charge(ctx: Ctx, charge_id: ChargeId, amount_to_capture: Cents | None = None) -> Charge:
     """Capture an authorized charge, in full or in part; the rest of the hold is released.
 
@@ -753,12 +749,12 @@ def capture_charge(ctx: Ctx, charge_id: ChargeId, amount_to_capture: Cents | Non
     )
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    ch = ctx.first(Charge, status="requires_capture")
-    return {"charge_id": ch.id, "reason": "requested_by_customer"} if ch else None
-
-
-@service.tool(intent="cancel the authorization", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the authorization",
+    write=True,
+    destructive=True,
+    example=first_example(Charge, "charge_id", where={"status": "requires_capture"}, reason="requested_by_customer"),
+)
 def cancel_charge(
     ctx: Ctx,
     charge_id: ChargeId,
@@ -869,14 +865,17 @@ def create_refund(
 # -- disputes -------------------------------------------------------------------------------
 
 
-def _example_evidence(ctx: Ctx) -> dict[str, Any] | None:
-    for dp in ctx.where(Dispute, status="needs_response"):
-        if dp.evidence_due_by >= ctx.today():
-            return {"dispute_id": dp.id, "evidence": "Signed delivery receipt and tracking history attached."}
-    return None
-
-
-@service.tool(intent="respond to the dispute with evidence", write=True, example=_example_evidence)
+@service.tool(
+    intent="respond to the dispute with evidence",
+    write=True,
+    example=first_example(
+        Dispute,
+        "dispute_id",
+        where={"status": "needs_response"},
+        match=lambda ctx, dp: dp.evidence_due_by >= ctx.today(),
+        evidence="Signed delivery receipt and tracking history attached.",
+    ),
+)
 def submit_dispute_evidence(ctx: Ctx, dispute_id: DisputeId, evidence: Text, submit: bool = True) -> Dispute:
     """Give evidence for a dispute and, by default, submit it to the bank for review.
 
@@ -1137,14 +1136,10 @@ DISPUTE_PLAN: tuple[tuple[DisputeStatus, DisputeReason], ...] = (
 )
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Customers for consumers and billing contacts, their cards, two months of charges, balance, payouts."""
-    pop = s.population
+def _seed_bank_accounts(s: SeedContext) -> list[str]:
+    """A default bank account for the home currency, USD and EUR, and a spare USD one; returns the currencies."""
     rng = s.rng
-    now = s.now
-    today = now.date()
-    home = pop.home
+    home = s.population.home
     currencies = list(dict.fromkeys((home.place.currency, "USD", "EUR")))
     for n, cur in enumerate(currencies):
         country = home.place.country if n == 0 else {"USD": "US", "EUR": "DE"}[cur]
@@ -1156,9 +1151,8 @@ def seed(s: SeedContext) -> None:
             country=country,
             currency=cur,
             default_for_currency=True,
-            created_at=now - dt.timedelta(days=700 - n),
+            created_at=s.ago(days=700 - n),
         )
-
     s.create(
         BankAccount,
         bank_name=BANKS[-1],
@@ -1167,67 +1161,81 @@ def seed(s: SeedContext) -> None:
         country="US",
         currency="USD",
         default_for_currency=False,
-        created_at=now - dt.timedelta(days=900),
+        created_at=s.ago(days=900),
     )
-    payers = list(pop.consumers)
-    for company in pop.customers:
-        people = pop.people_at(company)
-        if people:
-            payers.append(people[0])
-    state = _ChargeState(disputes_left=list(DISPUTE_PLAN))
-    for n, person in enumerate(payers):
-        employer = pop.company_of(person)
-        currency = person.place.currency if person.place.currency in currencies else currencies[0]
-        has_methods = n % 19 != 7  # a few customers have no payment method on file
-        # The customer names its default card, which is created right after it.
-        first_pm = f"pm_{len(s.records(PaymentMethod)) + 1:06d}" if has_methods else None
-        customer = s.create(
-            Customer,
-            email=person.email,
-            name=person.name,
-            phone=person.phone,
-            address=employer.address if employer else person.address,
-            description=f"Billing contact at {employer.name}" if employer else "",
-            default_payment_method_id=first_pm,
-            created_at=now - dt.timedelta(days=rng.randint(90, 800)),
+    return currencies
+
+
+def _seed_customer(s: SeedContext, n: int, person: Person, currencies: list[str], state: _ChargeState) -> None:
+    """The n-th paying customer with a card (sometimes a bank account too) and their charges."""
+    rng = s.rng
+    employer = s.population.company_of(person)
+    currency = person.place.currency if person.place.currency in currencies else currencies[0]
+    has_methods = n % 19 != 7  # a few customers have no payment method on file
+    # The customer names its default card, which is created right after it.
+    first_pm = f"pm_{len(s.records(PaymentMethod)) + 1:06d}" if has_methods else None
+    customer = s.create(
+        Customer,
+        email=person.email,
+        name=person.name,
+        phone=person.phone,
+        address=employer.address if employer else person.address,
+        description=f"Billing contact at {employer.name}" if employer else "",
+        default_payment_method_id=first_pm,
+        created_at=s.ago(days=rng.randint(90, 800)),
+    )
+    methods: list[PaymentMethod] = []
+    if has_methods:
+        last4 = "0002" if n % 29 == 11 else f"{rng.randint(0, 9999):04d}"
+        if last4 in DECLINING_CARDS and n % 29 != 11:
+            last4 = "4242"
+        methods.append(
+            s.create(
+                PaymentMethod,
+                customer_id=customer.id,
+                type="card",
+                brand=rng.choice(BRANDS),
+                last4=last4,
+                exp_month=rng.randint(1, 12),
+                exp_year=s.now.year - 1 if n % 17 == 5 else s.now.year + rng.randint(1, 5),
+                billing_name=person.name,
+                billing_email=person.email,
+                created_at=customer.created_at,
+            )
         )
-        methods: list[PaymentMethod] = []
-        if has_methods:
-            last4 = "0002" if n % 29 == 11 else f"{rng.randint(0, 9999):04d}"
-            if last4 in DECLINING_CARDS and n % 29 != 11:
-                last4 = "4242"
+        if methods[0].id != first_pm:
+            raise CatalogError(f"payments seeder: expected payment method id {first_pm}, got {methods[0].id}")
+        if rng.random() < 0.2:
             methods.append(
                 s.create(
                     PaymentMethod,
                     customer_id=customer.id,
-                    type="card",
-                    brand=rng.choice(BRANDS),
-                    last4=last4,
-                    exp_month=rng.randint(1, 12),
-                    exp_year=today.year - 1 if n % 17 == 5 else today.year + rng.randint(1, 5),
+                    type="us_bank_account" if currency == "USD" else "sepa_debit",
+                    last4=f"{rng.randint(0, 9999):04d}",
                     billing_name=person.name,
                     billing_email=person.email,
-                    created_at=customer.created_at,
+                    created_at=customer.created_at + dt.timedelta(days=3),
                 )
             )
-            if methods[0].id != first_pm:
-                raise CatalogError(f"payments seeder: expected payment method id {first_pm}, got {methods[0].id}")
-            if rng.random() < 0.2:
-                methods.append(
-                    s.create(
-                        PaymentMethod,
-                        customer_id=customer.id,
-                        type="us_bank_account" if currency == "USD" else "sepa_debit",
-                        last4=f"{rng.randint(0, 9999):04d}",
-                        billing_name=person.name,
-                        billing_email=person.email,
-                        created_at=customer.created_at + dt.timedelta(days=3),
-                    )
-                )
-        for _ in range(rng.randint(1, 3) if employer else rng.randint(0, 4)):
-            if methods:
-                _seed_charge(s, state, customer, rng.choice(methods), currency, business=employer is not None)
+    for _ in range(rng.randint(1, 3) if employer else rng.randint(0, 4)):
+        if methods:
+            _seed_charge(s, state, customer, rng.choice(methods), currency, business=employer is not None)
 
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Customers for consumers and billing contacts, their cards, two months of charges, balance, payouts."""
+    pop = s.population
+    rng = s.rng
+    currencies = _seed_bank_accounts(s)
+    payers = list(pop.consumers)
+    for company in pop.customers:
+        contact = pop.first_contact(company)
+        if contact is not None:
+            payers.append(contact)
+    state = _ChargeState(disputes_left=list(DISPUTE_PLAN))
+    for n, person in enumerate(payers):
+        _seed_customer(s, n, person, currencies, state)
     # Cards left behind by customers who detached them.
     for k, person in enumerate(pop.consumers[:3]):
         s.create(
@@ -1236,10 +1244,10 @@ def seed(s: SeedContext) -> None:
             brand=BRANDS[k],
             last4=f"{rng.randint(1000, 8999):04d}",
             exp_month=rng.randint(1, 12),
-            exp_year=today.year + 2,
+            exp_year=s.now.year + 2,
             billing_name=person.name,
             billing_email=person.email,
-            created_at=now - dt.timedelta(days=40 + k),
+            created_at=s.ago(days=40 + k),
         )
     _seed_payouts(s)
 
@@ -1322,7 +1330,7 @@ def _seed_charge(
         )
     if dispute is not None:
         status, reason = dispute
-        opened = now - dt.timedelta(days=2) if status in RESPONSE_NEEDED else created + dt.timedelta(days=4)
+        opened = s.ago(days=2) if status in RESPONSE_NEEDED else created + dt.timedelta(days=4)
         s.create(
             Dispute,
             charge_id=ch.id,
@@ -1338,8 +1346,7 @@ def _seed_charge(
 
 
 def _seed_payouts(s: SeedContext) -> None:
-    now = s.now
-    today = now.date()
+    today = s.now.date()
     for account in s.records(BankAccount):
         if not account.default_for_currency:
             continue
@@ -1366,7 +1373,7 @@ def _seed_payouts(s: SeedContext) -> None:
             ("pending", 0),
         )
         for status, days in plan:
-            created = now - dt.timedelta(days=days, hours=2)
+            created = s.ago(days=days, hours=2)
             s.create(
                 Payout,
                 bank_account_id=account.id,

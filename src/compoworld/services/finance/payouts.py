@@ -14,9 +14,10 @@ balance), and a failed payout is retried only after its destination changed.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
@@ -39,6 +40,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Created, Value
 
 __all__ = ["service"]
 
@@ -134,7 +137,7 @@ class PayoutBatch(Record):
     """When it was sent."""
 
 
-class Payout(Record):
+class Payout(Created):
     """One payout to one recipient."""
 
     id: PayoutId
@@ -164,8 +167,6 @@ class Payout(Record):
     """The failed payout this one retries."""
     arrival_date: Date | None = None
     """When the money arrives (or arrived)."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class TopUp(Record):
@@ -327,23 +328,10 @@ def _funded(ctx: Ctx, r: Recipient) -> bool:
     return bal is not None and bal.available >= 500_00
 
 
-def _example_submit(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Recipient, kyc_status="unverified", kind="individual")
-    if r is None:
-        return None
-    return {"recipient_id": r.id, "document_type": "passport", "document_url": "https://files.example.com/kyc/p-1.pdf"}
-
-
-def _example_review(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Recipient, kyc_status="pending")
-    return None if r is None else {"recipient_id": r.id, "decision": "verified"}
-
-
-def _example_payout(ctx: Ctx) -> dict[str, Any] | None:
-    for r in ctx.where(Recipient, kyc_status="verified"):
-        if _funded(ctx, r) and (r.payout_method == "wallet" or r.bank_account):
-            return {"recipient_id": r.id, "amount": 250_00, "note": "March commissions", "invoice_number": "INV-3001"}
-    return None
+def _retryable(ctx: Ctx, p: Payout) -> bool:
+    """Whether a failed payout can go again: its recipient has another bank account now, and funds to pay from."""
+    r = ctx.get(Recipient, p.recipient_id)
+    return r.bank_account != p.destination and _funded(ctx, r)
 
 
 def _example_batch(ctx: Ctx) -> dict[str, Any] | None:
@@ -369,33 +357,20 @@ def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_retry(ctx: Ctx) -> dict[str, Any] | None:
-    for p in ctx.where(Payout, status="failed"):
-        r = ctx.get(Recipient, p.recipient_id)
-        if r.bank_account != p.destination and _funded(ctx, r):
-            return {"payout_id": p.id}
-    return None
-
-
-def _example_top_up(ctx: Ctx) -> dict[str, Any]:
-    return {"currency": "USD", "amount": 10_000_00, "source_account": "PLAT-OPS-0001", "description": "Weekly funding"}
-
-
-def _example_currency(ctx: Ctx) -> dict[str, Any]:
-    bal = ctx.first(Balance)
-    assert bal is not None
-    return {"currency": bal.currency}
-
-
-def _example_earnings(ctx: Ctx) -> dict[str, Any] | None:
-    p = ctx.first(Payout, status="paid")
-    return None if p is None else {"recipient_email": p.recipient_email}
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
-@service.tool(intent="submit the recipient's identity documents", write=True, example=_example_submit)
+@service.tool(
+    intent="submit the recipient's identity documents",
+    write=True,
+    example=first_example(
+        Recipient,
+        "recipient_id",
+        where={"kyc_status": "unverified", "kind": "individual"},
+        document_type="passport",
+        document_url="https://files.example.com/kyc/p-1.pdf",
+    ),
+)
 def submit_verification(
     ctx: Ctx,
     recipient_id: RecipientId,
@@ -427,7 +402,11 @@ def submit_verification(
     return ctx.update(r, kyc_status="pending", kyc_document=document_url, rejection_reason=None)
 
 
-@service.tool(intent="approve or reject the recipient's verification", write=True, example=_example_review)
+@service.tool(
+    intent="approve or reject the recipient's verification",
+    write=True,
+    example=first_example(Recipient, "recipient_id", where={"kyc_status": "pending"}, decision="verified"),
+)
 def review_verification(
     ctx: Ctx, recipient_id: RecipientId, decision: Literal["verified", "rejected"], reason: Text = ""
 ) -> Recipient:
@@ -450,7 +429,19 @@ def review_verification(
     return ctx.update(r, kyc_status=decision, rejection_reason=reason.strip() if decision == "rejected" else None)
 
 
-@service.tool(intent="pay the recipient", write=True, example=_example_payout)
+@service.tool(
+    intent="pay the recipient",
+    write=True,
+    example=first_example(
+        Recipient,
+        "recipient_id",
+        where={"kyc_status": "verified"},
+        match=lambda ctx, r: _funded(ctx, r) and (r.payout_method == "wallet" or bool(r.bank_account)),
+        amount=250_00,
+        note="March commissions",
+        invoice_number="INV-3001",
+    ),
+)
 def create_payout(
     ctx: Ctx,
     recipient_id: RecipientId,
@@ -485,10 +476,8 @@ def create_payout(
     return _pay(ctx, r, amount, note=note, invoice_number=invoice_number)
 
 
-class BatchItem(BaseModel):
+class BatchItem(Value):
     """One payout of a batch."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     recipient_email: Email = Field(description="The recipient's e-mail.")
     amount: Cents = Field(description="Amount in cents.")
@@ -591,7 +580,11 @@ def cancel_payout(ctx: Ctx, payout_id: PayoutId) -> Payout:
     return cancelled
 
 
-@service.tool(intent="retry the failed payout", write=True, example=_example_retry)
+@service.tool(
+    intent="retry the failed payout",
+    write=True,
+    example=first_example(Payout, "payout_id", where={"status": "failed"}, match=_retryable),
+)
 def retry_payout(ctx: Ctx, payout_id: PayoutId) -> Payout:
     """Send a failed payout again to the recipient's current bank account, which must have changed since.
 
@@ -615,7 +608,13 @@ def retry_payout(ctx: Ctx, payout_id: PayoutId) -> Payout:
     return _pay(ctx, r, p.amount, note=p.note, invoice_number=p.invoice_number, retry_of=p.id)
 
 
-@service.tool(intent="add funds to the payout balance", write=True, example=_example_top_up)
+@service.tool(
+    intent="add funds to the payout balance",
+    write=True,
+    example=fixed_example(
+        currency="USD", amount=10_000_00, source_account="PLAT-OPS-0001", description="Weekly funding"
+    ),
+)
 def top_up_balance(
     ctx: Ctx, currency: Currency, amount: Cents, source_account: AccountNumber, description: Text = ""
 ) -> Balance:
@@ -636,7 +635,7 @@ def top_up_balance(
     return ctx.update(bal, available=bal.available + amount)
 
 
-@service.tool(intent="check the payout balance", example=_example_currency)
+@service.tool(intent="check the payout balance", example=first_example(Balance, fields={"currency": "currency"}))
 def get_balance(ctx: Ctx, currency: Currency) -> Balance:
     """The platform's available and in-transit money in one currency.
 
@@ -659,7 +658,10 @@ class Earnings(BaseModel):
     payouts: int = Field(description="Number of payouts.")
 
 
-@service.tool(intent="see how much the recipient was paid", example=_example_earnings)
+@service.tool(
+    intent="see how much the recipient was paid",
+    example=first_example(Payout, where={"status": "paid"}, fields={"recipient_email": "recipient_email"}),
+)
 def recipient_earnings(ctx: Ctx, recipient_email: Email) -> Earnings:
     """Total what a recipient was paid, what is on its way and what failed.
 
@@ -690,14 +692,9 @@ def recipient_earnings(ctx: Ctx, recipient_email: Email) -> Earnings:
 # -- seed -------------------------------------------------------------------------------------
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Freelancers and partner companies from the population, balances, payout history and batches."""
+def _seed_recipients(s: SeedContext) -> list[Recipient]:
+    """Consumers as freelancers and customer companies as partners, in every KYC state."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    home_cur = pop.home.place.currency
     recipients_: list[Recipient] = []
     statuses: tuple[KycStatus, ...] = (
         "verified",
@@ -724,49 +721,80 @@ def seed(s: SeedContext) -> None:
                 kyc_status=kyc,
                 kyc_document=None if kyc == "unverified" else f"https://files.example.com/kyc/{person.key}.pdf",
                 rejection_reason="The document is expired" if kyc == "rejected" else None,
-                created_at=now - dt.timedelta(days=300 - i * 7),
+                created_at=s.ago(days=300 - i * 7),
             )
         )
     for i, company in enumerate(pop.customers[:8]):
-        people = pop.people_at(company)
-        if not people:
+        contact = pop.first_contact(company)
+        if contact is None:
             continue
         kyc = ("verified", "verified", "pending", "unverified")[i % 4]
         recipients_.append(
             s.create(
                 Recipient,
                 kind="company",
-                name=people[0].name,
-                email=people[0].email,
+                name=contact.name,
+                email=contact.email,
                 business_name=company.name,
                 country=company.place.country,
                 currency=company.place.currency,
                 bank_account=f"ACCT-{company.key.upper()}-{5000 + i}",
                 kyc_status=kyc,
                 kyc_document=None if kyc == "unverified" else f"https://files.example.com/kyc/{company.key}.pdf",
-                created_at=now - dt.timedelta(days=200 - i * 9),
+                created_at=s.ago(days=200 - i * 9),
             )
         )
-    counts: dict[str, int] = {}
-    for r in recipients_:
-        if r.kyc_status == "verified":
-            counts[r.currency] = counts.get(r.currency, 0) + 1
-    foreign = sorted((n, c) for c, n in counts.items() if c != home_cur)
-    # The rarest foreign currency is not funded: paying it needs a top-up first.
-    funded = sorted(({home_cur} | set(counts)) - ({foreign[0][1]} if len(foreign) > 1 else set()))
-    main_cur = max(funded, key=lambda c: (counts.get(c, 0), c))
-    cushion = {c: (250_000_00 if c == home_cur else 15_000_00) for c in funded}
-    available = dict.fromkeys(funded, 0)  # what the payouts below take; the opening top-up covers it
-    transit = dict.fromkeys(funded, 0)
-    payable = [r for r in recipients_ if r.kyc_status == "verified" and r.currency in available]
+    return recipients_
 
-    def payout(r: Recipient, amount: int, status: PayoutStatus, days_ago: int, **extra: Any) -> Payout:
+
+@dataclass
+class _Treasury:
+    """The platform's balances while payouts are seeded.
+
+    Attributes:
+        s: The seed context.
+        funded: The currencies the platform holds, sorted.
+        main_cur: The funded currency most verified recipients are paid in.
+        cushion: What each balance holds once every seeded payout is covered.
+        available: What the seeded payouts took from each balance (the opening top-up covers it).
+        transit: What is in transit per currency.
+    """
+
+    s: SeedContext
+    funded: list[str]
+    main_cur: str
+    cushion: dict[str, int]
+    available: dict[str, int]
+    transit: dict[str, int]
+
+    @classmethod
+    def open(cls, s: SeedContext, recipients_: list[Recipient]) -> _Treasury:
+        """Fund the home currency and the currencies verified recipients are paid in, but the rarest foreign one."""
+        home_cur = s.population.home.place.currency
+        counts: dict[str, int] = {}
+        for r in recipients_:
+            if r.kyc_status == "verified":
+                counts[r.currency] = counts.get(r.currency, 0) + 1
+        foreign = sorted((n, c) for c, n in counts.items() if c != home_cur)
+        # The rarest foreign currency is not funded: paying it needs a top-up first.
+        funded = sorted(({home_cur} | set(counts)) - ({foreign[0][1]} if len(foreign) > 1 else set()))
+        return cls(
+            s,
+            funded,
+            main_cur=max(funded, key=lambda c: (counts.get(c, 0), c)),
+            cushion={c: (250_000_00 if c == home_cur else 15_000_00) for c in funded},
+            available=dict.fromkeys(funded, 0),
+            transit=dict.fromkeys(funded, 0),
+        )
+
+    def payout(self, r: Recipient, amount: int, status: PayoutStatus, days_ago: int, **extra: Any) -> Payout:
+        """Pay ``r`` and take the amount from its currency's balance (unless it was cancelled or failed)."""
         if status in ("pending", "unclaimed"):
-            transit[r.currency] += amount
+            self.transit[r.currency] += amount
         if status not in ("cancelled", "failed"):
-            available[r.currency] -= amount
+            self.available[r.currency] -= amount
         destination = extra.pop("destination", r.bank_account if r.payout_method == "bank_transfer" else None)
-        return s.create(
+        return self.s.create(
             Payout,
             recipient_id=r.id,
             recipient_email=r.email,
@@ -775,28 +803,40 @@ def seed(s: SeedContext) -> None:
             method=r.payout_method,
             destination=destination,
             status=status,
-            arrival_date=None if status == "cancelled" else today - dt.timedelta(days=days_ago - 2),
-            created_at=now - dt.timedelta(days=days_ago),
+            arrival_date=None if status == "cancelled" else self.s.now.date() - dt.timedelta(days=days_ago - 2),
+            created_at=self.s.ago(days=days_ago),
             **extra,
         )
 
-    for k, r in enumerate(payable):
-        for m in range(1 + k % 3):
-            payout(
-                r,
-                rng.randint(40, 1_800) * 100,
-                "paid",
-                60 - m * 14 - k % 5,
-                note="Monthly earnings",
-                invoice_number=f"INV-{4000 + k * 10 + m}",
+    def close(self) -> None:
+        """The opening top-up of every funded currency, which covers the payouts, and the balances left."""
+        for c in self.funded:
+            self.s.create(
+                TopUp,
+                currency=c,
+                amount=self.cushion[c] - self.available[c],
+                source_account="PLAT-OPS-0001",
+                description="Opening funding",
+                created_at=self.s.ago(days=120),
             )
-    # A weekly batch that went through and one still processing.
+            self.s.create(
+                Balance,
+                currency=c,
+                available=self.cushion[c],
+                in_transit=self.transit[c],
+                updated_at=self.s.ago(hours=2),
+            )
+
+
+def _seed_batches(t: _Treasury, payable: list[Recipient]) -> None:
+    """A weekly batch that went through and one still processing."""
+    s = t.s
     for b, (sender, status) in enumerate((("2026-02-w3", "success"), ("2026-02-w4", "processing"))):
-        cur = main_cur
+        cur = t.main_cur
         members = [r for r in payable if r.currency == cur][b : b + 4]
         if not members:
             continue
-        amounts = [rng.randint(50, 900) * 100 for _ in members]
+        amounts = [s.rng.randint(50, 900) * 100 for _ in members]
         batch = s.create(
             PayoutBatch,
             sender_batch_id=sender,
@@ -805,20 +845,23 @@ def seed(s: SeedContext) -> None:
             item_count=len(members),
             total=sum(amounts),
             status=status,
-            created_at=now - dt.timedelta(days=9 - b * 5),
+            created_at=s.ago(days=9 - b * 5),
         )
         for r, amount in zip(members, amounts, strict=True):
             item_status: PayoutStatus = (
                 "paid" if status == "success" else ("unclaimed" if r.payout_method == "wallet" else "pending")
             )
-            payout(r, amount, item_status, 9 - b * 5, batch_id=batch.id, note="Weekly earnings")
-    # Single payouts in flight, a cancelled one and failures (one whose account was since fixed).
+            t.payout(r, amount, item_status, 9 - b * 5, batch_id=batch.id, note="Weekly earnings")
+
+
+def _seed_singles(t: _Treasury, payable: list[Recipient]) -> None:
+    """Single payouts in flight, a cancelled one and failures (one whose account was since fixed)."""
     for k, r in enumerate(payable[3:7]):
-        payout(r, rng.randint(100, 2_000) * 100, "pending", 1, note="Bonus", invoice_number=f"INV-{5000 + k}")
-    payout(payable[0], 320_00, "cancelled", 12, note="Sent twice by mistake")
+        t.payout(r, t.s.rng.randint(100, 2_000) * 100, "pending", 1, note="Bonus", invoice_number=f"INV-{5000 + k}")
+    t.payout(payable[0], 320_00, "cancelled", 12, note="Sent twice by mistake")
     banked = [r for r in payable if r.payout_method == "bank_transfer"]
     if len(banked) >= 2:
-        payout(
+        t.payout(
             banked[0],
             780_00,
             "failed",
@@ -827,7 +870,7 @@ def seed(s: SeedContext) -> None:
             failure_reason="Account closed",
             note="January earnings",
         )
-        payout(
+        t.payout(
             banked[1],
             410_00,
             "failed",
@@ -835,15 +878,24 @@ def seed(s: SeedContext) -> None:
             failure_reason="Name does not match the account holder",
             note="Referral bonus",
         )
-    for c in funded:
-        s.create(
-            TopUp,
-            currency=c,
-            amount=cushion[c] - available[c],
-            source_account="PLAT-OPS-0001",
-            description="Opening funding",
-            created_at=now - dt.timedelta(days=120),
-        )
-        s.create(
-            Balance, currency=c, available=cushion[c], in_transit=transit[c], updated_at=now - dt.timedelta(hours=2)
-        )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Freelancers and partner companies from the population, balances, payout history and batches."""
+    recipients_ = _seed_recipients(s)
+    t = _Treasury.open(s, recipients_)
+    payable = [r for r in recipients_ if r.kyc_status == "verified" and r.currency in t.available]
+    for k, r in enumerate(payable):
+        for m in range(1 + k % 3):
+            t.payout(
+                r,
+                s.rng.randint(40, 1_800) * 100,
+                "paid",
+                60 - m * 14 - k % 5,
+                note="Monthly earnings",
+                invoice_number=f"INV-{4000 + k * 10 + m}",
+            )
+    _seed_batches(t, payable)
+    _seed_singles(t, payable)
+    t.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
@@ -38,6 +38,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.finance._shared import term_days
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
 
 __all__ = ["service"]
 
@@ -102,10 +105,8 @@ class Item(Record):
     """Inactive items cannot be requested."""
 
 
-class Line(BaseModel):
+class Line(Value):
     """One line of a requisition, order or invoice."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     line_num: int = Field(ge=1, description="Position of the line, from 1.")
     sku: Sku = Field(description="SKU of the item.")
@@ -115,19 +116,15 @@ class Line(BaseModel):
     amount: Cents = Field(description="quantity × unit_price in cents.")
 
 
-class LineInput(BaseModel):
+class LineInput(Value):
     """A catalog item and a quantity to request."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     item_id: ItemId = Field(description="The catalog item (active, all lines from one supplier).")
     quantity: Annotated[int, Field(ge=1, le=100_000)] = Field(default=1, description="Units wanted, at least 1.")
 
 
-class InvoiceLineInput(BaseModel):
+class InvoiceLineInput(Value):
     """A line as printed on a supplier's invoice."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     sku: Sku = Field(description="SKU billed.")
     quantity: Annotated[int, Field(ge=1, le=100_000)] = Field(description="Units billed.")
@@ -533,20 +530,6 @@ def _example_invoice(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_pending_matched(ctx: Ctx) -> dict[str, Any] | None:
-    for inv in ctx.where(SupplierInvoice, status="pending"):
-        if _match(ctx, inv).matched:
-            return {"invoice_id": inv.id}
-    return None
-
-
-def _example_cancel_po(ctx: Ctx) -> dict[str, Any] | None:
-    for po in ctx.where(PurchaseOrder, status="issued"):
-        if not _received(ctx, po.id):
-            return {"purchase_order_id": po.id}
-    return None
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
@@ -735,7 +718,14 @@ def create_purchase_order(ctx: Ctx, requisition_id: RequisitionId) -> PurchaseOr
     )
 
 
-@service.tool(intent="cancel the purchase order", write=True, destructive=True, example=_example_cancel_po)
+@service.tool(
+    intent="cancel the purchase order",
+    write=True,
+    destructive=True,
+    example=first_example(
+        PurchaseOrder, "purchase_order_id", where={"status": "issued"}, match=lambda ctx, po: not _received(ctx, po.id)
+    ),
+)
 def cancel_purchase_order(ctx: Ctx, purchase_order_id: PurchaseOrderId) -> PurchaseOrder:
     """Cancel an issued purchase order on which nothing has been received or invoiced.
 
@@ -838,7 +828,7 @@ def create_supplier_invoice(
         )
         for n, li in enumerate(lines)
     ]
-    days = int(sup.payment_terms.split("_")[1])
+    days = term_days(sup.payment_terms)
     return ctx.create(
         SupplierInvoice,
         invoice_number=invoice_number,
@@ -862,7 +852,13 @@ def three_way_match(ctx: Ctx, invoice_id: InvoiceId) -> MatchResult:
     return _match(ctx, ctx.get(SupplierInvoice, invoice_id, field="invoice_id"))
 
 
-@service.tool(intent="approve the supplier invoice for payment", write=True, example=_example_pending_matched)
+@service.tool(
+    intent="approve the supplier invoice for payment",
+    write=True,
+    example=first_example(
+        SupplierInvoice, "invoice_id", where={"status": "pending"}, match=lambda ctx, inv: _match(ctx, inv).matched
+    ),
+)
 def approve_invoice_for_payment(ctx: Ctx, invoice_id: InvoiceId) -> SupplierInvoice:
     """Approve a pending supplier invoice for payment; it must pass the three-way match.
 
@@ -896,12 +892,13 @@ def approve_invoice_for_payment(ctx: Ctx, invoice_id: InvoiceId) -> SupplierInvo
     return inv
 
 
-def _example_dispute(ctx: Ctx) -> dict[str, Any] | None:
-    inv = ctx.first(SupplierInvoice, status="pending")
-    return None if inv is None else {"invoice_id": inv.id, "reason": "Billed units not yet received"}
-
-
-@service.tool(intent="dispute the supplier invoice", write=True, example=_example_dispute)
+@service.tool(
+    intent="dispute the supplier invoice",
+    write=True,
+    example=first_example(
+        SupplierInvoice, "invoice_id", where={"status": "pending"}, reason="Billed units not yet received"
+    ),
+)
 def dispute_supplier_invoice(ctx: Ctx, invoice_id: InvoiceId, reason: Text) -> SupplierInvoice:
     """Dispute a pending supplier invoice, e.g. when it fails the three-way match.
 
@@ -921,12 +918,12 @@ def dispute_supplier_invoice(ctx: Ctx, invoice_id: InvoiceId, reason: Text) -> S
     return ctx.update(inv, status="disputed", dispute_reason=reason.strip())
 
 
-def _example_pay(ctx: Ctx) -> dict[str, Any] | None:
-    inv = ctx.first(SupplierInvoice, status="approved")
-    return None if inv is None else {"invoice_id": inv.id}
-
-
-@service.tool(intent="pay the approved supplier invoice", write=True, destructive=True, example=_example_pay)
+@service.tool(
+    intent="pay the approved supplier invoice",
+    write=True,
+    destructive=True,
+    example=first_example(SupplierInvoice, "invoice_id", where={"status": "approved"}),
+)
 def pay_supplier_invoice(ctx: Ctx, invoice_id: InvoiceId) -> SupplierInvoice:
     """Mark an approved supplier invoice paid; paid invoices are final.
 
@@ -946,17 +943,26 @@ def pay_supplier_invoice(ctx: Ctx, invoice_id: InvoiceId) -> SupplierInvoice:
 # -- seed -------------------------------------------------------------------------------------
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Suppliers from the population's companies, their catalog of products, the procure-to-pay chain."""
+REQUISITION_STATUSES = (
+    "draft",
+    "pending_approval",
+    "approved",
+    "rejected",
+    "ordered",
+    "ordered",
+    "ordered",
+    "pending_approval",
+)
+"""The status of the k-th seeded requisition, in turn."""
+
+
+def _seed_suppliers(s: SeedContext) -> list[Supplier]:
+    """Two thirds of the customer companies as suppliers, then a few still being onboarded; returns the former."""
     pop = s.population
     cur = pop.home.place.currency
-    staff = list(pop.employees)
-    buyers = [p for p in staff if p.department in ("Operations", "Finance")] or staff
     sups: list[Supplier] = []
-    companies = [c for c in pop.customers if pop.people_at(c)]
-    for i, company in enumerate(companies[: max(4, len(companies) * 2 // 3)]):
-        contact = pop.people_at(company)[0]
+    companies = [(c, p) for c in pop.customers if (p := pop.first_contact(c)) is not None]
+    for i, (company, contact) in enumerate(companies[: max(4, len(companies) * 2 // 3)]):
         sups.append(
             s.create(
                 Supplier,
@@ -971,18 +977,23 @@ def seed(s: SeedContext) -> None:
         )
     # Suppliers still being onboarded: no catalog yet, so nothing refers to them.
     rest = companies[max(4, len(companies) * 2 // 3) :]
-    for i, company in enumerate(rest[:3]):
+    for i, (company, contact) in enumerate(rest[:3]):
         s.create(
             Supplier,
             name=company.name,
             domain=company.domain,
-            contact_email=pop.people_at(company)[0].email,
+            contact_email=contact.email,
             payment_terms="net_30",
             currency=cur,
             remit_to_account=None if i else f"ACCT-{company.key.upper()}-9000",
         )
+    return sups
+
+
+def _seed_items(s: SeedContext, sups: list[Supplier]) -> dict[str, list[Item]]:
+    """Every product in the catalogs of two suppliers; returns the items by supplier id."""
     items_of: dict[str, list[Item]] = {}
-    for j, product in enumerate(pop.products):
+    for j, product in enumerate(s.population.products):
         for sup in (sups[j % len(sups)], sups[(j + 3) % len(sups)]):
             if any(it.sku == product.sku for it in items_of.get(sup.id, [])):
                 continue
@@ -996,73 +1007,110 @@ def seed(s: SeedContext) -> None:
                     active=j % 11 != 10,
                 )
             )
-    active = [sp for sp in sups if sp.status == "active" and items_of.get(sp.id)]
-    statuses = (
-        "draft",
-        "pending_approval",
-        "approved",
-        "rejected",
-        "ordered",
-        "ordered",
-        "ordered",
-        "pending_approval",
+    return items_of
+
+
+def _seed_requisition(s: SeedContext, k: int, sup: Supplier, items: list[Item], status: str) -> Requisition:
+    """The k-th requisition, from ``sup``'s catalog, with the approvals its status implies."""
+    staff = list(s.population.employees)
+    catalog = [it for it in items if it.active] or items
+    picked = catalog[: 1 + k % min(3, len(catalog))]
+    qty_base = 40 if k % 5 == 4 else 2  # every fifth is a large order needing two approvals
+    lines = [
+        Line(
+            line_num=n + 1,
+            sku=it.sku,
+            description=it.name,
+            quantity=qty_base + n,
+            unit_price=it.unit_price,
+            amount=(qty_base + n) * it.unit_price,
+        )
+        for n, it in enumerate(picked)
+    ]
+    total = sum(ln.amount for ln in lines)
+    need = 2 if total > SECOND_APPROVAL_OVER else 1
+    requester = staff[(k * 5) % len(staff)]
+    approvers = [p for p in staff if p.email != requester.email]
+    req = s.create(
+        Requisition,
+        title=f"{picked[0].name} for {('the office', 'the warehouse', 'the new team', 'a client project')[k % 4]}",
+        requester_email=requester.email,
+        supplier_id=sup.id,
+        lines=lines,
+        total=total,
+        currency=s.population.home.place.currency,
+        need_by=s.now.date() + dt.timedelta(days=7 + k % 20),
+        status=status,
+        approvals_required=need,
     )
+    n_approvals = {"approved": need, "ordered": need, "rejected": 1}.get(status, 0)
+    if status == "pending_approval" and need == 2:
+        n_approvals = 1
+    for step in range(n_approvals):
+        s.create(
+            Approval,
+            requisition_id=req.id,
+            approver_email=approvers[(k + step * 7) % len(approvers)].email,
+            step=step + 1,
+            decision="rejected" if status == "rejected" else "approved",
+            comment="Over budget this quarter" if status == "rejected" else "",
+        )
+    return req
+
+
+def _seed_supplier_invoice(s: SeedContext, k: int, sup: Supplier, po: PurchaseOrder, inv_n: int, paid: bool) -> None:
+    """The ``inv_n``-th supplier invoice, for a received order; some overbill and fail the three-way match."""
+    overbilled = inv_n % 3 == 0
+    billed = [
+        ln.model_copy(update={"unit_price": ln.unit_price + 500, "amount": ln.quantity * (ln.unit_price + 500)})
+        if overbilled and n == 0
+        else ln
+        for n, ln in enumerate(po.lines)
+    ]
+    inv_date = s.now.date() - dt.timedelta(days=2 + k % 10)
+    inv_status = "pending"
+    if not overbilled and paid:
+        inv_status = "paid"
+    elif not overbilled and inv_n % 4 == 1 and inv_n > 1:
+        inv_status = "approved"
+    elif overbilled and inv_n % 2 == 0:
+        inv_status = "disputed"
+    s.create(
+        SupplierInvoice,
+        invoice_number=f"{sup.number.replace('SUP', 'SI')}-{1000 + inv_n}",
+        supplier_id=sup.id,
+        purchase_order_id=po.id,
+        lines=billed,
+        total=sum(ln.amount for ln in billed),
+        currency=po.currency,
+        invoice_date=inv_date,
+        due_date=inv_date + dt.timedelta(days=term_days(sup.payment_terms)),
+        status=inv_status,
+        dispute_reason="Unit price above the contract price" if inv_status == "disputed" else None,
+    )
+    if inv_status in ("approved", "paid"):
+        s.update(po, status="closed")
+
+
+def _seed_requisitions(s: SeedContext, sups: list[Supplier], items_of: dict[str, list[Item]]) -> None:
+    """Requisitions in every state; the ordered ones go on through orders, receipts, invoices and payment."""
+    buyers = s.population.staff("Operations", "Finance")
+    active = [sp for sp in sups if sp.status == "active" and items_of.get(sp.id)]
     inv_n = 0
     po_n = 0
     for k in range(max(12, len(active) * 2)):
         sup = active[k % len(active)]
-        catalog = [it for it in items_of[sup.id] if it.active] or items_of[sup.id]
-        picked = catalog[: 1 + k % min(3, len(catalog))]
-        qty_base = 40 if k % 5 == 4 else 2  # every fifth is a large order needing two approvals
-        lines = [
-            Line(
-                line_num=n + 1,
-                sku=it.sku,
-                description=it.name,
-                quantity=qty_base + n,
-                unit_price=it.unit_price,
-                amount=(qty_base + n) * it.unit_price,
-            )
-            for n, it in enumerate(picked)
-        ]
-        total = sum(ln.amount for ln in lines)
-        need = 2 if total > SECOND_APPROVAL_OVER else 1
-        status = statuses[k % len(statuses)]
-        requester = staff[(k * 5) % len(staff)]
-        approvers = [p for p in staff if p.email != requester.email]
-        req = s.create(
-            Requisition,
-            title=f"{picked[0].name} for {('the office', 'the warehouse', 'the new team', 'a client project')[k % 4]}",
-            requester_email=requester.email,
-            supplier_id=sup.id,
-            lines=lines,
-            total=total,
-            currency=cur,
-            need_by=s.now.date() + dt.timedelta(days=7 + k % 20),
-            status=status,
-            approvals_required=need,
-        )
-        n_approvals = {"approved": need, "ordered": need, "rejected": 1}.get(status, 0)
-        if status == "pending_approval" and need == 2:
-            n_approvals = 1
-        for step in range(n_approvals):
-            s.create(
-                Approval,
-                requisition_id=req.id,
-                approver_email=approvers[(k + step * 7) % len(approvers)].email,
-                step=step + 1,
-                decision="rejected" if status == "rejected" else "approved",
-                comment="Over budget this quarter" if status == "rejected" else "",
-            )
+        status = REQUISITION_STATUSES[k % len(REQUISITION_STATUSES)]
+        req = _seed_requisition(s, k, sup, items_of[sup.id], status)
         if status != "ordered":
             continue
         po = s.create(
             PurchaseOrder,
             requisition_id=req.id,
             supplier_id=sup.id,
-            lines=lines,
-            total=total,
-            currency=cur,
+            lines=req.lines,
+            total=req.total,
+            currency=req.currency,
             status="issued",
         )
         po_n += 1
@@ -1070,40 +1118,17 @@ def seed(s: SeedContext) -> None:
         if phase == 0:
             continue
         receiver = buyers[k % len(buyers)].email
-        for ln in lines:
+        for ln in req.lines:
             got = ln.quantity if phase >= 2 else max(1, ln.quantity // 2)
             s.create(Receipt, purchase_order_id=po.id, sku=ln.sku, quantity=got, received_by_email=receiver)
         if phase == 1:
             continue
         inv_n += 1
-        # Some invoices bill more than the contract price: they fail the three-way match.
-        overbilled = inv_n % 3 == 0
-        billed = [
-            ln.model_copy(update={"unit_price": ln.unit_price + 500, "amount": ln.quantity * (ln.unit_price + 500)})
-            if overbilled and n == 0
-            else ln
-            for n, ln in enumerate(lines)
-        ]
-        inv_date = s.now.date() - dt.timedelta(days=2 + k % 10)
-        inv_status = "pending"
-        if not overbilled and phase == 3:
-            inv_status = "paid"
-        elif not overbilled and inv_n % 4 == 1 and inv_n > 1:
-            inv_status = "approved"
-        elif overbilled and inv_n % 2 == 0:
-            inv_status = "disputed"
-        s.create(
-            SupplierInvoice,
-            invoice_number=f"{sup.number.replace('SUP', 'SI')}-{1000 + inv_n}",
-            supplier_id=sup.id,
-            purchase_order_id=po.id,
-            lines=billed,
-            total=sum(ln.amount for ln in billed),
-            currency=cur,
-            invoice_date=inv_date,
-            due_date=inv_date + dt.timedelta(days=int(sup.payment_terms.split("_")[1])),
-            status=inv_status,
-            dispute_reason="Unit price above the contract price" if inv_status == "disputed" else None,
-        )
-        if inv_status in ("approved", "paid"):
-            s.update(po, status="closed")
+        _seed_supplier_invoice(s, k, sup, po, inv_n, paid=phase == 3)
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Suppliers from the population's companies, their catalog of products, the procure-to-pay chain."""
+    sups = _seed_suppliers(s)
+    _seed_requisitions(s, sups, _seed_items(s, sups))

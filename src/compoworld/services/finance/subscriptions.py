@@ -13,13 +13,13 @@ to new invoices first; a payment cannot exceed what an invoice still owes.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Generated, Record
+from compoworld.engine.records import UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -38,6 +38,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
+from compoworld.services.kit.time import add_months, utc_at
 
 __all__ = ["service"]
 
@@ -102,7 +105,7 @@ class Addon(Record):
     """Archived add-ons cannot be added."""
 
 
-class Customer(Record):
+class Customer(Created):
     """A subscriber account."""
 
     id: CustomerId
@@ -120,14 +123,10 @@ class Customer(Record):
     """Billing address."""
     credit_balance: Cents = 0
     """Credits in cents, applied to the next invoices first."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the account was created."""
 
 
-class SubscribedAddon(BaseModel):
+class SubscribedAddon(Value):
     """An add-on on a subscription."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     addon_id: AddonId = Field(description="The add-on.")
     quantity: Seats = Field(default=1, description="Units.")
@@ -167,10 +166,8 @@ class Subscription(Record):
     """When it last changed."""
 
 
-class InvoiceLine(BaseModel):
+class InvoiceLine(Value):
     """A charge or credit on an invoice."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     description: Text = Field(description="What is charged.")
     kind: Literal["plan", "addon", "proration"] = Field(description="Kind of charge.")
@@ -215,11 +212,8 @@ class Invoice(Record):
 
 
 def _add_period(day: dt.date, period: str, n: int = 1) -> dt.date:
-    months = n if period == "month" else 12 * n
-    m = day.month - 1 + months
-    year, month = day.year + m // 12, m % 12 + 1
-    last = (dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)).day
-    return dt.date(year, month, min(day.day, last))
+    """``day`` moved by ``n`` billing periods (``period``: month or year)."""
+    return add_months(day, n if period == "month" else 12 * n)
 
 
 def _charge(ctx: Ctx, plan: Plan, seats: int, addons: list[SubscribedAddon]) -> int:
@@ -406,18 +400,6 @@ def _example_in_status(status: str) -> Any:
         return None if sub is None else {"subscription_id": sub.id}
 
     return example
-
-
-def _example_pay(ctx: Ctx) -> dict[str, Any] | None:
-    inv = ctx.first(Invoice, status="payment_due")
-    return None if inv is None else {"invoice_id": inv.id, "amount": inv.amount_due}
-
-
-def _example_void(ctx: Ctx) -> dict[str, Any] | None:
-    for inv in ctx.where(Invoice, status="payment_due"):
-        if inv.amount_paid == 0:
-            return {"invoice_id": inv.id}
-    return None
 
 
 # -- domain tools -----------------------------------------------------------------------------
@@ -701,7 +683,11 @@ def resume_subscription(ctx: Ctx, subscription_id: SubscriptionId) -> Subscripti
     return ctx.update(sub, status="active", mrr=_mrr(plan, _charge(ctx, plan, sub.plan_quantity, sub.addons), "active"))
 
 
-@service.tool(intent="record the customer's payment of the invoice", write=True, example=_example_pay)
+@service.tool(
+    intent="record the customer's payment of the invoice",
+    write=True,
+    example=first_example(Invoice, "invoice_id", where={"status": "payment_due"}, fields={"amount": "amount_due"}),
+)
 def record_payment(
     ctx: Ctx, invoice_id: InvoiceId, amount: Cents, method: Literal["card", "bank_transfer", "check"] = "card"
 ) -> Invoice:
@@ -727,7 +713,14 @@ def record_payment(
     )
 
 
-@service.tool(intent="void the invoice", write=True, destructive=True, example=_example_void)
+@service.tool(
+    intent="void the invoice",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Invoice, "invoice_id", where={"status": "payment_due"}, match=lambda ctx, inv: inv.amount_paid == 0
+    ),
+)
 def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Void an unpaid invoice with no payments; credits it used go back to the customer.
 
@@ -763,13 +756,17 @@ PLANS: tuple[tuple[str, str, int, Period, int, bool], ...] = (
 )
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Plans and add-ons, customer contacts as subscribers, subscriptions in every status with their invoices."""
-    pop = s.population
-    rng = s.rng
-    cur = pop.home.place.currency
-    today = s.now.date()
+class _Catalog(NamedTuple):
+    """The seeded plans and the add-ons subscriptions carry."""
+
+    plans: dict[str, Plan]
+    support: Addon
+    analytics: Addon
+
+
+def _seed_catalog(s: SeedContext) -> _Catalog:
+    """The plans (one retired) and add-ons (some limited to plans, one annual, one retired)."""
+    cur = s.population.home.place.currency
     plan = {
         name: s.create(
             Plan,
@@ -794,9 +791,85 @@ def seed(s: SeedContext) -> None:
     s.create(Addon, name="Single sign-on", price=25_00, currency=cur, applicable_plan_ids=[plan["Scale"].id])
     s.create(Addon, name="Priority support (annual)", price=490_00, currency=cur, period="year")
     s.create(Addon, name="Phone support", price=15_00, currency=cur, status="archived")
-    live_plans = [p for p in plan.values() if p.status == "active"]
+    return _Catalog(plan, support, analytics)
+
+
+def _seed_subscription(s: SeedContext, i: int, customer: Customer, catalog: _Catalog, status: SubStatus) -> None:
+    """The i-th customer's subscription and, unless it is in trial, the invoice of its current term."""
+    cur = s.population.home.place.currency
+    support, analytics = catalog.support, catalog.analytics
+    live_plans = [p for p in catalog.plans.values() if p.status == "active"]
+    p = live_plans[(i * 3) % len(live_plans)]
+    if status == "in_trial" and not p.trial_days:
+        p = catalog.plans["Growth"]
+    seats = 1 + (i * 7) % 12
+    extras: list[SubscribedAddon] = []
+    if p.period == "month" and i % 3 == 0:
+        extras.append(SubscribedAddon(addon_id=analytics.id, quantity=1))
+    if p.id in support.applicable_plan_ids and i % 2 == 0:
+        extras.append(SubscribedAddon(addon_id=support.id, quantity=1))
+    addon_price = {analytics.id: analytics.price, support.id: support.price}
+    charge = p.price * seats + sum(addon_price[a.addon_id] * a.quantity for a in extras)
+    today = s.now.date()
+    if status == "in_trial":
+        start = today - dt.timedelta(days=s.rng.randint(1, p.trial_days - 1))
+        end = start + dt.timedelta(days=p.trial_days)
+        trial_end: dt.date | None = end
+    else:
+        end = today + dt.timedelta(days=s.rng.randint(3, 27 if p.period == "month" else 300))
+        start = _add_period(end, p.period, -1)
+        trial_end = None
+    sub = s.create(
+        Subscription,
+        customer_id=customer.id,
+        customer_email=customer.email,
+        plan_id=p.id,
+        plan_quantity=seats,
+        addons=extras,
+        status=status,
+        currency=cur,
+        trial_end=trial_end,
+        current_term_start=start,
+        current_term_end=end,
+        mrr=_mrr(p, charge, status),
+        cancel_reason={"non_renewing": "Moving to an in-house tool", "cancelled": "Budget cuts"}.get(status),
+        cancelled_at=s.ago(days=2) if status == "cancelled" else None,
+        updated_at=utc_at(start, 9),
+    )
+    if status == "in_trial":
+        return
+    unpaid = status == "active" and i % 4 == 0
+    lines = [InvoiceLine(description=f"{p.name} × {seats}", kind="plan", amount=p.price * seats)] + [
+        InvoiceLine(
+            description=f"{'Advanced analytics' if a.addon_id == analytics.id else 'Priority support'} × 1",
+            kind="addon",
+            amount=addon_price[a.addon_id],
+        )
+        for a in extras
+    ]
+    s.create(
+        Invoice,
+        customer_id=customer.id,
+        customer_email=customer.email,
+        company=customer.company,
+        subscription_id=sub.id,
+        date=start,
+        currency=cur,
+        lines=lines,
+        sub_total=charge,
+        amount_paid=0 if unpaid else charge,
+        amount_due=charge if unpaid else 0,
+        status="payment_due" if unpaid else "paid",
+        updated_at=utc_at(start, 9),
+    )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Plans and add-ons, customer contacts as subscribers, subscriptions in every status with their invoices."""
+    pop = s.population
+    catalog = _seed_catalog(s)
     statuses: tuple[SubStatus, ...] = ("active", "active", "in_trial", "non_renewing", "active", "paused", "cancelled")
-    invoice_n = 0
     for i, person in enumerate(pop.contacts):
         company = pop.company_of(person)
         customer = s.create(
@@ -808,71 +881,8 @@ def seed(s: SeedContext) -> None:
             phone=person.phone,
             billing_address=company.address if company else person.address,
             credit_balance=(0, 0, 0, 25_00, 0, 110_00)[i % 6],
-            created_at=s.now - dt.timedelta(days=30 + 11 * i),
+            created_at=s.ago(days=30 + 11 * i),
         )
         if i % 9 == 8:
             continue  # signed up, never subscribed
-        status = statuses[i % len(statuses)]
-        p = live_plans[(i * 3) % len(live_plans)]
-        if status == "in_trial" and not p.trial_days:
-            p = plan["Growth"]
-        seats = 1 + (i * 7) % 12
-        extras: list[SubscribedAddon] = []
-        if p.period == "month" and i % 3 == 0:
-            extras.append(SubscribedAddon(addon_id=analytics.id, quantity=1))
-        if p.id in support.applicable_plan_ids and i % 2 == 0:
-            extras.append(SubscribedAddon(addon_id=support.id, quantity=1))
-        addon_price = {analytics.id: analytics.price, support.id: support.price}
-        charge = p.price * seats + sum(addon_price[a.addon_id] * a.quantity for a in extras)
-        if status == "in_trial":
-            start = today - dt.timedelta(days=rng.randint(1, p.trial_days - 1))
-            end = start + dt.timedelta(days=p.trial_days)
-            trial_end: dt.date | None = end
-        else:
-            end = today + dt.timedelta(days=rng.randint(3, 27 if p.period == "month" else 300))
-            start = _add_period(end, p.period, -1)
-            trial_end = None
-        sub = s.create(
-            Subscription,
-            customer_id=customer.id,
-            customer_email=customer.email,
-            plan_id=p.id,
-            plan_quantity=seats,
-            addons=extras,
-            status=status,
-            currency=cur,
-            trial_end=trial_end,
-            current_term_start=start,
-            current_term_end=end,
-            mrr=_mrr(p, charge, status),
-            cancel_reason={"non_renewing": "Moving to an in-house tool", "cancelled": "Budget cuts"}.get(status),
-            cancelled_at=s.now - dt.timedelta(days=2) if status == "cancelled" else None,
-            updated_at=dt.datetime.combine(start, dt.time(9, 0), tzinfo=dt.UTC),
-        )
-        if status == "in_trial":
-            continue
-        invoice_n += 1
-        unpaid = status == "active" and i % 4 == 0
-        lines = [InvoiceLine(description=f"{p.name} × {seats}", kind="plan", amount=p.price * seats)] + [
-            InvoiceLine(
-                description=f"{'Advanced analytics' if a.addon_id == analytics.id else 'Priority support'} × 1",
-                kind="addon",
-                amount=addon_price[a.addon_id],
-            )
-            for a in extras
-        ]
-        s.create(
-            Invoice,
-            customer_id=customer.id,
-            customer_email=customer.email,
-            company=customer.company,
-            subscription_id=sub.id,
-            date=start,
-            currency=cur,
-            lines=lines,
-            sub_total=charge,
-            amount_paid=0 if unpaid else charge,
-            amount_due=charge if unpaid else 0,
-            status="payment_due" if unpaid else "paid",
-            updated_at=dt.datetime.combine(start, dt.time(9, 0), tzinfo=dt.UTC),
-        )
+        _seed_subscription(s, i, customer, catalog, statuses[i % len(statuses)])

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
@@ -42,6 +42,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.finance._shared import percent_of
+from compoworld.services.kit.records import Value
+from compoworld.services.kit.time import add_months, utc_at
 
 __all__ = ["service"]
 
@@ -154,10 +157,8 @@ class ExemptionCertificate(Record):
     """When it was recorded."""
 
 
-class TaxLine(BaseModel):
+class TaxLine(Value):
     """A transaction line with its computed tax."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     number: int = Field(description="Line number.")
     description: Text = Field(description="What was sold.")
@@ -170,10 +171,8 @@ class TaxLine(BaseModel):
     tax: Cents = Field(description="Tax in cents.")
 
 
-class LineInput(BaseModel):
+class LineInput(Value):
     """A line to calculate tax for."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     amount: Cents = Field(description="Line amount before tax in cents (quantity × unit price).")
     tax_code: Code = Field(default="P0000000", description="Tax code; default tangible goods.")
@@ -255,10 +254,6 @@ class Filing(Record):
 # -- computation ------------------------------------------------------------------------------
 
 
-def _cents(amount: int, rate: float) -> int:
-    return int((Decimal(amount) * Decimal(str(rate)) / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
 def _has_nexus(ctx: Ctx, company_id: str, country: str, day: dt.date) -> bool:
     return any(n.effective_date <= day for n in ctx.where(Nexus, company_id=company_id, country=country))
 
@@ -319,7 +314,7 @@ def _compute(
                 amount=ln.amount,
                 taxable_amount=taxable,
                 rate=rate,
-                tax=_cents(taxable, rate),
+                tax=percent_of(taxable, rate),
             )
         )
     return TaxResult(
@@ -506,9 +501,8 @@ def _example_file(ctx: Ctx) -> dict[str, Any] | None:
     co = _default_company(ctx)
     today = ctx.today()
     for back in range(1, 13):
-        y, m = today.year, today.month - back
-        while m < 1:
-            y, m = y - 1, m + 12
+        period = add_months(today, -back)
+        y, m = period.year, period.month
         for nx in ctx.where(Nexus, company_id=co.id):
             if ctx.first(Filing, company_id=co.id, country=nx.country, year=y, month=m) is not None:
                 continue
@@ -813,15 +807,9 @@ TAX_CODES: tuple[tuple[str, str, Taxability], ...] = (
 )
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Rates for the population's cities, the home company and a subsidiary, nexus, documents and returns."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    home = pop.home
-    for place in pop.places:
+def _seed_rates(s: SeedContext) -> None:
+    """A jurisdiction for every city of the population, and the tax codes."""
+    for place in s.population.places:
         national, reduced = RATES.get(place.country, (0.0, 0.0))
         s.create(
             Jurisdiction,
@@ -833,6 +821,12 @@ def seed(s: SeedContext) -> None:
         )
     for code, desc, taxability in TAX_CODES:
         s.create(TaxCode, code=code, description=desc, taxability=taxability)
+
+
+def _seed_companies(s: SeedContext) -> tuple[Company, set[str]]:
+    """The home company and a subsidiary abroad, with their nexus; returns the home company and its nexus countries."""
+    pop = s.population
+    home = pop.home
     main = s.create(
         Company,
         company_code="HOME",
@@ -862,41 +856,69 @@ def seed(s: SeedContext) -> None:
             company_id=main.id,
             country=country,
             effective_date=dt.date(2024, 1 + k, 1),
-            created_at=now - dt.timedelta(days=700 - k),
+            created_at=s.ago(days=700 - k),
         )
     s.create(
         Nexus,
         company_id=sub.id,
         country=abroad.country,
         effective_date=dt.date(2025, 1, 1),
-        created_at=now - dt.timedelta(days=400),
+        created_at=s.ago(days=400),
     )
+    return main, {home.place.country, *busy}
+
+
+def _seed_certificates(s: SeedContext) -> dict[str, ExemptionCertificate]:
+    """Exemption certificates of the first customers (one expired, one revoked), by customer name."""
+    pop = s.population
     certs: dict[str, ExemptionCertificate] = {}
     for k, company in enumerate(pop.customers[:5]):
-        people = pop.people_at(company)
+        contact = pop.first_contact(company)
         certs[company.name] = s.create(
             ExemptionCertificate,
             customer_name=company.name,
-            customer_email=people[0].email if people else None,
+            customer_email=contact.email if contact else None,
             country=company.place.country,
             reason=("resale", "charity", "manufacturing", "resale", "government")[k],
             valid_from=dt.date(2025, 1, 1),
             valid_to=dt.date(2025, 12, 31) if k == 3 else dt.date(2027, 12, 31),
             status="revoked" if k == 4 else "valid",
-            created_at=now - dt.timedelta(days=420),
+            created_at=s.ago(days=420),
         )
-    nexus_of = {main.id: {home.place.country, *busy}}
+    return certs
 
-    def make(n: int, company: Any, day: dt.date, status: TxStatus, kind: str = "sales_invoice") -> Transaction:
+
+@dataclass(frozen=True)
+class _Seller:
+    """What the seeded documents of the home company are taxed by.
+
+    Attributes:
+        s: The seed context.
+        company: The home company.
+        nexus: The countries it collects tax in.
+        certs: Exemption certificates by customer name.
+    """
+
+    s: SeedContext
+    company: Company
+    nexus: set[str]
+    certs: dict[str, ExemptionCertificate]
+
+    def document(
+        self, n: int, customer: Any, day: dt.date, status: TxStatus, kind: str = "sales_invoice"
+    ) -> Transaction:
+        """A document selling a few random products (and maybe shipping) to ``customer``, taxed as the service would."""
+        pop = self.s.population
+        rng = self.s.rng
         lines: list[TaxLine] = []
         place = next(
-            (p for p in pop.places if p.country == company.place.country and p.city == company.address.city), None
+            (p for p in pop.places if p.country == customer.place.country and p.city == customer.address.city), None
         )
-        taxed = company.place.country in nexus_of[main.id]
-        cert = certs.get(company.name)
+        taxed = customer.place.country in self.nexus
+        cert = self.certs.get(customer.name)
         exempt = cert is not None and cert.status == "valid" and cert.valid_from <= day <= cert.valid_to
-        national = RATES.get(company.place.country, (0.0, 0.0))[0]
-        local = CITY_RATES.get(company.address.city, 0.0) if place is not None else 0.0
+        national = RATES.get(customer.place.country, (0.0, 0.0))[0]
+        local = CITY_RATES.get(customer.address.city, 0.0) if place is not None else 0.0
         for k, product in enumerate(rng.sample(list(pop.products), k=rng.randint(1, 3))):
             qty = rng.randint(1, 6)
             amount = qty * product.price_cents
@@ -911,7 +933,7 @@ def seed(s: SeedContext) -> None:
                     amount=amount,
                     taxable_amount=amount if rate > 0 else 0,
                     rate=rate,
-                    tax=_cents(amount if rate > 0 else 0, rate),
+                    tax=percent_of(amount if rate > 0 else 0, rate),
                 )
             )
         if rng.random() < 0.4:
@@ -927,47 +949,57 @@ def seed(s: SeedContext) -> None:
                     tax=0,
                 )
             )
-        people = pop.people_at(company)
-        return s.create(
+        contact = pop.first_contact(customer)
+        return self.s.create(
             Transaction,
-            company_id=main.id,
+            company_id=self.company.id,
             code=f"SI-{day:%Y%m}-{n:03d}" if kind == "sales_invoice" else f"RI-{day:%Y%m}-{n:03d}",
             type=kind,
             status=status,
             date=day,
-            customer_name=company.name,
-            customer_email=people[0].email if people else None,
-            ship_to=company.address,
-            currency=main.currency,
+            customer_name=customer.name,
+            customer_email=contact.email if contact else None,
+            ship_to=customer.address,
+            currency=self.company.currency,
             lines=lines,
             total_amount=sum(ln.amount for ln in lines),
             total_taxable=sum(ln.taxable_amount for ln in lines),
             total_tax=sum(ln.tax for ln in lines),
             exemption_certificate_id=cert.id if exempt and taxed and cert is not None else None,
-            updated_at=dt.datetime.combine(day, dt.time(12, 0), tzinfo=dt.UTC),
+            updated_at=utc_at(day, 12),
         )
 
+
+def _seed_documents(seller: _Seller) -> list[Transaction]:
+    """Three months of sales invoices (this month's still saved, a few voided) and three return invoices."""
+    today = seller.s.now.date()
     docs: list[Transaction] = []
-    customers = list(pop.customers)
+    customers = list(seller.s.population.customers)
     for n in range(48):
         company = customers[(n * 7) % len(customers)]
         day = today - dt.timedelta(days=2 + (n * 5) % 85)
         status: TxStatus = (
             "voided" if n % 13 == 5 else ("saved" if day.month == today.month or n % 9 == 4 else "committed")
         )
-        docs.append(make(n + 1, company, day, status))
+        docs.append(seller.document(n + 1, company, day, status))
     for n in range(3):
         company = customers[n * 5 % len(customers)]
-        docs.append(make(n + 1, company, today - dt.timedelta(days=20 + n * 15), "committed", "return_invoice"))
-    # The two months before last are filed for every nexus country (their open documents committed first).
-    periods = []
-    first = today.replace(day=1)
-    for back in (2, 1):
-        d = first
-        for _ in range(back + 1):
-            d = (d - dt.timedelta(days=1)).replace(day=1)
-        periods.append((d.year, d.month))
-    for country in sorted(nexus_of[main.id]):
+        docs.append(
+            seller.document(n + 1, company, today - dt.timedelta(days=20 + n * 15), "committed", "return_invoice")
+        )
+    return docs
+
+
+def _signed(t: Transaction, v: int) -> int:
+    return -v if t.type == "return_invoice" else v
+
+
+def _seed_filings(seller: _Seller, docs: list[Transaction]) -> None:
+    """The two months before last, filed for every nexus country (their open documents committed first)."""
+    s = seller.s
+    first = s.now.date().replace(day=1)
+    periods = [(d.year, d.month) for d in (add_months(first, -3), add_months(first, -2))]
+    for country in sorted(seller.nexus):
         for y, m in periods:
             period = [t for t in docs if t.ship_to.country == country and (t.date.year, t.date.month) == (y, m)]
             done = []
@@ -976,22 +1008,27 @@ def seed(s: SeedContext) -> None:
                     t = s.update(t, status="committed")
                 if t.status == "committed":
                     done.append(t)
-
-            def signed(t: Transaction, v: int) -> int:
-                return -v if t.type == "return_invoice" else v
-
             filing = s.create(
                 Filing,
-                company_id=main.id,
+                company_id=seller.company.id,
                 country=country,
                 year=y,
                 month=m,
                 transaction_count=len(done),
-                total_sales=sum(signed(t, t.total_amount) for t in done),
-                total_taxable=sum(signed(t, t.total_taxable) for t in done),
-                total_tax=sum(signed(t, t.total_tax) for t in done),
+                total_sales=sum(_signed(t, t.total_amount) for t in done),
+                total_taxable=sum(_signed(t, t.total_taxable) for t in done),
+                total_tax=sum(_signed(t, t.total_tax) for t in done),
                 confirmation=f"{country}-{y}{m:02d}-{60_000 + len(done)}",
-                filed_at=dt.datetime(y + (m == 12), m % 12 + 1, 15, 10, 0, tzinfo=dt.UTC),
+                filed_at=utc_at(add_months(dt.date(y, m, 15), 1), 10),
             )
             for t in done:
                 s.update(t, filing_id=filing.id)
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Rates for the population's cities, the home company and a subsidiary, nexus, documents and returns."""
+    _seed_rates(s)
+    main, nexus = _seed_companies(s)
+    seller = _Seller(s, main, nexus, _seed_certificates(s))
+    _seed_filings(seller, _seed_documents(seller))

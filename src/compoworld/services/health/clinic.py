@@ -15,17 +15,17 @@ day; only a checked-in visit is documented and a signed encounter is final.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
-from compoworld.engine.entities import Company, Person, Population
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
-from compoworld.engine.state import EPOCH, SeedContext
+from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
     AccountNumber,
     Cents,
@@ -45,6 +45,9 @@ from compoworld.engine.types import (
     Timezone,
     Title,
 )
+from compoworld.services.health._shared import clinic_sites, clinicians, local_time, provider_npi
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -318,6 +321,12 @@ def _local_date(dep: Department, when: dt.datetime) -> dt.date:
     return when.astimezone(ZoneInfo(dep.timezone)).date()
 
 
+def _can_check_in(ctx: Ctx, appt: Appointment) -> bool:
+    """Whether the appointment is today where its clinic is, and not over yet."""
+    dep = ctx.get(Department, appt.department_id)
+    return _local_date(dep, appt.start) == _local_date(dep, ctx.now()) and appt.end > ctx.now()
+
+
 def _seen(ctx: Ctx, patient_id: str, provider_id: str) -> bool:
     return any(a.status == "completed" for a in ctx.where(Appointment, patient_id=patient_id, provider_id=provider_id))
 
@@ -415,38 +424,6 @@ def _example_reschedule(ctx: Ctx) -> dict[str, Any] | None:
             except (Conflict, RuleViolation):
                 continue
             return {"appointment_id": appt.id, "slot_id": slot.id}
-    return None
-
-
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    appt = ctx.first(Appointment, status="booked")
-    return None if appt is None else {"appointment_id": appt.id, "reason": "Feeling better"}
-
-
-def _example_check_in(ctx: Ctx) -> dict[str, Any] | None:
-    for appt in ctx.where(Appointment, status="booked"):
-        dep = ctx.get(Department, appt.department_id)
-        if _local_date(dep, appt.start) == _local_date(dep, ctx.now()) and appt.end > ctx.now():
-            return {"appointment_id": appt.id}
-    return None
-
-
-def _example_no_show(ctx: Ctx) -> dict[str, Any] | None:
-    for appt in ctx.where(Appointment, status="booked"):
-        if appt.end < ctx.now():
-            return {"appointment_id": appt.id}
-    return None
-
-
-def _example_document(ctx: Ctx) -> dict[str, Any] | None:
-    appt = ctx.first(Appointment, status="checked_in")
-    return None if appt is None else {"appointment_id": appt.id, "diagnosis_codes": ["J06.9"], "notes": "Rest."}
-
-
-def _example_sign(ctx: Ctx) -> dict[str, Any] | None:
-    for enc in ctx.where(Encounter, status="open"):
-        if enc.diagnosis_codes:
-            return {"encounter_id": enc.id}
     return None
 
 
@@ -565,7 +542,7 @@ def find_open_slots(
         days: Number of days to search.
         limit: Most slots to return.
     """
-    lo = dt.datetime.combine(start_date or ctx.today(), dt.time(0), tzinfo=dt.UTC)
+    lo = utc_at(start_date or ctx.today())
     lo = max(lo, ctx.now())
     hi = lo + dt.timedelta(days=days)
     found: list[OpenSlot] = []
@@ -669,7 +646,12 @@ def reschedule_appointment(ctx: Ctx, appointment_id: AppointmentId, slot_id: Slo
     )
 
 
-@service.tool(intent="cancel the appointment", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the appointment",
+    write=True,
+    destructive=True,
+    example=first_example(Appointment, "appointment_id", where={"status": "booked"}, reason="Feeling better"),
+)
 def cancel_appointment(ctx: Ctx, appointment_id: AppointmentId, reason: Text) -> Appointment:
     """Cancel a booked appointment; its slot reopens.
 
@@ -695,7 +677,11 @@ def cancel_appointment(ctx: Ctx, appointment_id: AppointmentId, reason: Text) ->
     )
 
 
-@service.tool(intent="check the patient in", write=True, example=_example_check_in)
+@service.tool(
+    intent="check the patient in",
+    write=True,
+    example=first_example(Appointment, "appointment_id", where={"status": "booked"}, match=_can_check_in),
+)
 def check_in_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appointment:
     """Check a patient in for a booked appointment, on the day of the visit (clinic local date) before it ends.
 
@@ -714,7 +700,13 @@ def check_in_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appointment
     return ctx.update(appt, status="checked_in", checked_in_at=ctx.now())
 
 
-@service.tool(intent="mark the patient as a no-show", write=True, example=_example_no_show)
+@service.tool(
+    intent="mark the patient as a no-show",
+    write=True,
+    example=first_example(
+        Appointment, "appointment_id", where={"status": "booked"}, match=lambda ctx, a: a.end < ctx.now()
+    ),
+)
 def mark_no_show(ctx: Ctx, appointment_id: AppointmentId) -> Appointment:
     """Mark a booked appointment whose time has passed without check-in as a no-show.
 
@@ -729,7 +721,14 @@ def mark_no_show(ctx: Ctx, appointment_id: AppointmentId) -> Appointment:
     return ctx.update(appt, status="no_show")
 
 
-@service.tool(intent="document the visit", write=True, idempotent=True, example=_example_document)
+@service.tool(
+    intent="document the visit",
+    write=True,
+    idempotent=True,
+    example=first_example(
+        Appointment, "appointment_id", where={"status": "checked_in"}, diagnosis_codes=["J06.9"], notes="Rest."
+    ),
+)
 def document_encounter(
     ctx: Ctx,
     appointment_id: AppointmentId,
@@ -762,7 +761,13 @@ def document_encounter(
     return ctx.update(enc, diagnosis_codes=codes, notes=notes)
 
 
-@service.tool(intent="sign the encounter", write=True, example=_example_sign)
+@service.tool(
+    intent="sign the encounter",
+    write=True,
+    example=first_example(
+        Encounter, "encounter_id", where={"status": "open"}, match=lambda ctx, enc: bool(enc.diagnosis_codes)
+    ),
+)
 def sign_encounter(ctx: Ctx, encounter_id: EncounterId) -> Encounter:
     """Sign an open encounter: it becomes final and its appointment completed.
 
@@ -801,51 +806,21 @@ SPECIALTIES: tuple[Specialty, ...] = (
 )
 
 
-def _at(day: dt.date, hour: int, minute: int, tz: str) -> dt.datetime:
-    return dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=ZoneInfo(tz)).astimezone(dt.UTC)
+VISIT_TYPES: tuple[VisitType, ...] = (
+    "new_patient",
+    "follow_up",
+    "follow_up",
+    "annual_physical",
+    "telehealth",
+    "follow_up",
+)
+"""Visit types of a provider's slots through the day, in turn."""
 
 
-def clinic_sites(pop: Population) -> list[Company]:
-    """The two companies whose cities host the clinics (healthcare companies first).
-
-    Only cities where the world's first morning (:data:`EPOCH`) is still within the
-    day's clinic hours qualify, so the first day has visits still to come.
-    """
-    daytime = [c for c in pop.customers if _at(EPOCH.date(), 13, 0, c.place.timezone) > EPOCH]
-    return ([c for c in daytime if c.industry == "healthcare"] + [c for c in daytime if c.industry != "healthcare"])[:2]
-
-
-def clinicians(pop: Population) -> list[tuple[Person, int]]:
-    """The practice's six providers and the index of the clinic each works at.
-
-    The people of the healthcare companies that host clinics, then consumers from
-    the end of the population; the e-prescribing service seeds the same prescribers.
-    """
-    sites = clinic_sites(pop)
-    found: list[tuple[Person, int]] = []
-    for i, company in enumerate(sites):
-        if company.industry == "healthcare":
-            found.extend((p, i) for p in pop.people_at(company))
-    consumers = list(pop.consumers)
-    k = 0
-    while len(found) < 6:
-        found.append((consumers[-1 - k], k % len(sites)))
-        k += 1
-    return found[:6]
-
-
-def provider_npi(i: int) -> str:
-    """The NPI of the ``i``-th seeded provider."""
-    return f"1{(123456789 + i * 7654321) % 10**9:09d}"
-
-
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Clinics of the world's healthcare companies, their people as providers, consumers and staff as patients."""
-    pop = s.population
-    health = clinic_sites(pop)
+def _seed_departments(s: SeedContext) -> list[Department]:
+    """A clinic in each site's city: at a healthcare company's own address, else on its High Street."""
     deps: list[Department] = []
-    for i, company in enumerate(health):
+    for i, company in enumerate(clinic_sites(s.population)):
         place = company.place
         own = company.industry == "healthcare"
         deps.append(
@@ -865,23 +840,14 @@ def seed(s: SeedContext) -> None:
                 currency=place.currency,
             )
         )
-    consumers = list(pop.consumers)
-    provs: list[Provider] = []
-    staff = clinicians(pop)
-    for i, (p, site) in enumerate(staff):
-        provs.append(
-            s.create(
-                Provider,
-                name=p.name,
-                email=p.email,
-                npi=provider_npi(i),
-                specialty=SPECIALTIES[i],
-                department_id=deps[site].id,
-                accepting_new_patients=i != 3,
-            )
-        )
-    provider_keys = {p.key for p, _ in staff}
-    people = [p for p in consumers[:36] if p.key not in provider_keys] + list(pop.employees)[:10]
+    return deps
+
+
+def _seed_patients(s: SeedContext) -> list[Patient]:
+    """Consumers (but the providers) and ten employees as patients; every fifth pays for themselves."""
+    pop = s.population
+    provider_keys = {p.key for p, _ in clinicians(pop)}
+    people = [p for p in list(pop.consumers)[:36] if p.key not in provider_keys] + list(pop.employees)[:10]
     pats: list[Patient] = []
     for i, p in enumerate(people):
         insured = i % 5 != 4
@@ -897,104 +863,140 @@ def seed(s: SeedContext) -> None:
                 address=p.address,
                 insurance_payer=PAYERS[i % len(PAYERS)] if insured else None,
                 member_id=f"MBR-{400000 + i * 131:06d}" if insured else None,
-                created_at=s.now - dt.timedelta(days=30 + 11 * i),
+                created_at=s.ago(days=30 + 11 * i),
             )
         )
+    return pats
+
+
+@dataclass
+class _Schedule:
+    """The patients while the providers' slots are filled, in turn.
+
+    Attributes:
+        s: The seed context.
+        patients: The patients, booked one after the other.
+        booked: How many appointments are booked so far.
+        history: Whether a (patient id, provider id) pair has had a completed visit.
+        busy: The (patient id, start) pairs already booked.
+    """
+
+    s: SeedContext
+    patients: list[Patient]
+    booked: int = 0
+    history: dict[tuple[str, str], bool] = field(default_factory=dict)
+    busy: set[tuple[str, dt.datetime]] = field(default_factory=set)
+
+    def slot(self, prov: Provider, dep: Department, pi: int, day: dt.date, n: int) -> None:
+        """The provider's n-th slot of the day: past slots were all used, a third of the future ones are booked."""
+        s = self.s
+        hour, minute = 9 + n // 2 + (1 if n >= 4 else 0), 30 * (n % 2)
+        start = local_time(day, hour, minute, dep.timezone)
+        vtype = VISIT_TYPES[(n + pi) % len(VISIT_TYPES)]
+        if vtype == "new_patient" and not prov.accepting_new_patients:
+            vtype = "follow_up"
+        past = start < s.now
+        book = past or (n + pi + day.day) % 3 == 0
+        patient = self.patients[self.booked % len(self.patients)] if book else None
+        if patient is not None and (patient.id, start) in self.busy:
+            patient = None
+        if patient is not None:
+            self.busy.add((patient.id, start))
+            seen = self.history.get((patient.id, prov.id), False)
+            if vtype == "new_patient" and seen:
+                vtype = "follow_up"
+            elif vtype == "follow_up" and not seen:
+                vtype = "new_patient" if prov.accepting_new_patients else "annual_physical"
+        slot = s.create(
+            Slot,
+            provider_id=prov.id,
+            department_id=dep.id,
+            start=start,
+            end=start + dt.timedelta(minutes=30),
+            visit_type=vtype,
+            status="booked" if patient else ("blocked" if (n + day.day) % 11 == 0 else "open"),
+        )
+        if patient is not None:
+            self.booked += 1
+            self.appointment(slot, patient, prov, dep, past)
+
+    def appointment(self, slot: Slot, patient: Patient, prov: Provider, dep: Department, past: bool) -> None:
+        """The appointment in a booked slot, and the encounter of a completed (or some checked-in) visit."""
+        s = self.s
+        p_i = self.booked
+        start = slot.start
+        if past:
+            status: AppointmentStatus = (
+                "no_show"
+                if p_i % 13 == 0
+                else "cancelled"
+                if p_i % 11 == 0
+                else "booked"
+                if p_i % 17 == 0
+                else "completed"
+            )
+        elif _local_date(dep, start) == _local_date(dep, s.now) and p_i % 2 == 0:
+            status = "checked_in"  # arrived early for a visit later today
+        else:
+            status = "booked"
+        if status == "completed":
+            self.history[(patient.id, prov.id)] = True
+        appt = s.create(
+            Appointment,
+            slot_id=slot.id,
+            patient_id=patient.id,
+            provider_id=prov.id,
+            department_id=dep.id,
+            start=start,
+            end=start + dt.timedelta(minutes=30),
+            visit_type=slot.visit_type,
+            reason=REASONS[p_i % len(REASONS)],
+            status=status,
+            copay=_copay(patient, slot.visit_type, dep.currency),
+            currency=dep.currency,
+            cancel_reason="Schedule conflict" if status == "cancelled" else None,
+            checked_in_at={"completed": start - dt.timedelta(minutes=10), "checked_in": s.now}.get(status),
+            updated_at=min(start, s.now),
+        )
+        if slot.visit_type == "telehealth":
+            s.update(appt, meeting_link=_link(appt.id))
+        if status == "completed" or (status == "checked_in" and p_i % 4 == 0):
+            done = status == "completed"
+            s.create(
+                Encounter,
+                appointment_id=appt.id,
+                patient_id=patient.id,
+                provider_id=prov.id,
+                date=_local_date(dep, start),
+                diagnosis_codes=[CODES[p_i % len(CODES)]],
+                notes=f"Seen for {appt.reason.lower()}; plan discussed." if done else "Vitals taken.",
+                status="signed" if done else "open",
+                signed_at=start + dt.timedelta(minutes=40) if done else None,
+            )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Clinics of the world's healthcare companies, their people as providers, consumers and staff as patients."""
+    deps = _seed_departments(s)
+    provs = [
+        s.create(
+            Provider,
+            name=p.name,
+            email=p.email,
+            npi=provider_npi(i),
+            specialty=SPECIALTIES[i],
+            department_id=deps[site].id,
+            accepting_new_patients=i != 3,
+        )
+        for i, (p, site) in enumerate(clinicians(s.population))
+    ]
+    schedule = _Schedule(s, _seed_patients(s))
     dep_by_id = {d.id: d for d in deps}
     today = s.now.date()
     monday = today - dt.timedelta(days=today.weekday())
     days = [monday + dt.timedelta(days=d) for d in (-7, -5, 0, 1, 2, 3, 7, 8)]
-    types: tuple[VisitType, ...] = (
-        "new_patient",
-        "follow_up",
-        "follow_up",
-        "annual_physical",
-        "telehealth",
-        "follow_up",
-    )
-    p_i = 0
-    history: dict[tuple[str, str], bool] = {}
-    busy: set[tuple[str, dt.datetime]] = set()
     for pi, prov in enumerate(provs):
-        dep = dep_by_id[prov.department_id]
         for day in days:
             for n in range(6):
-                hour, minute = 9 + n // 2 + (1 if n >= 4 else 0), 30 * (n % 2)
-                start = _at(day, hour, minute, dep.timezone)
-                vtype = types[(n + pi) % len(types)]
-                if vtype == "new_patient" and not prov.accepting_new_patients:
-                    vtype = "follow_up"
-                past = start < s.now
-                book = past or (n + pi + day.day) % 3 == 0
-                # Past slots were all used; a future slot is booked for a third of them.
-                patient = pats[p_i % len(pats)] if book else None
-                if patient is not None and (patient.id, start) in busy:
-                    patient = None
-                if patient is not None:
-                    busy.add((patient.id, start))
-                    seen = history.get((patient.id, prov.id), False)
-                    if vtype == "new_patient" and seen:
-                        vtype = "follow_up"
-                    elif vtype == "follow_up" and not seen:
-                        vtype = "new_patient" if prov.accepting_new_patients else "annual_physical"
-                slot = s.create(
-                    Slot,
-                    provider_id=prov.id,
-                    department_id=dep.id,
-                    start=start,
-                    end=start + dt.timedelta(minutes=30),
-                    visit_type=vtype,
-                    status="booked" if patient else ("blocked" if (n + day.day) % 11 == 0 else "open"),
-                )
-                if patient is None:
-                    continue
-                p_i += 1
-                if past:
-                    status: AppointmentStatus = (
-                        "no_show"
-                        if p_i % 13 == 0
-                        else "cancelled"
-                        if p_i % 11 == 0
-                        else "booked"
-                        if p_i % 17 == 0
-                        else "completed"
-                    )
-                elif _local_date(dep, start) == _local_date(dep, s.now) and p_i % 2 == 0:
-                    status = "checked_in"  # arrived early for a visit later today
-                else:
-                    status = "booked"
-                if status == "completed":
-                    history[(patient.id, prov.id)] = True
-                cur = dep.currency
-                appt = s.create(
-                    Appointment,
-                    slot_id=slot.id,
-                    patient_id=patient.id,
-                    provider_id=prov.id,
-                    department_id=dep.id,
-                    start=start,
-                    end=start + dt.timedelta(minutes=30),
-                    visit_type=vtype,
-                    reason=REASONS[p_i % len(REASONS)],
-                    status=status,
-                    copay=_copay(patient, vtype, cur),
-                    currency=cur,
-                    cancel_reason="Schedule conflict" if status == "cancelled" else None,
-                    checked_in_at={"completed": start - dt.timedelta(minutes=10), "checked_in": s.now}.get(status),
-                    updated_at=min(start, s.now),
-                )
-                if vtype == "telehealth":
-                    s.update(appt, meeting_link=_link(appt.id))
-                if status == "completed" or (status == "checked_in" and p_i % 4 == 0):
-                    done = status == "completed"
-                    s.create(
-                        Encounter,
-                        appointment_id=appt.id,
-                        patient_id=patient.id,
-                        provider_id=prov.id,
-                        date=_local_date(dep, start),
-                        diagnosis_codes=[CODES[p_i % len(CODES)]],
-                        notes=f"Seen for {appt.reason.lower()}; plan discussed." if done else "Vitals taken.",
-                        status="signed" if done else "open",
-                        signed_at=start + dt.timedelta(minutes=40) if done else None,
-                    )
+                schedule.slot(prov, dep_by_id[prov.department_id], pi, day, n)

@@ -41,7 +41,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
-from compoworld.services.health.clinic import clinicians, provider_npi
+from compoworld.services.health._shared import clinicians, provider_npi
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -526,18 +528,6 @@ def _refill_due(ctx: Ctx, rx: Prescription) -> bool:
     return rx.refills_used < rx.refills_authorized and due <= ctx.today()
 
 
-def _example_fill(ctx: Ctx) -> dict[str, Any] | None:
-    for rx in ctx.where(Prescription, status="active"):
-        if _refill_due(ctx, rx):
-            return {"prescription_id": rx.id}
-    return None
-
-
-def _example_pick_up(ctx: Ctx) -> dict[str, Any] | None:
-    fill = ctx.first(Fill, status="ready")
-    return None if fill is None else {"fill_id": fill.id}
-
-
 def _example_transfer(ctx: Ctx) -> dict[str, Any] | None:
     for rx in ctx.where(Prescription, status="active"):
         med = ctx.get(Medication, rx.medication_id)
@@ -547,23 +537,6 @@ def _example_transfer(ctx: Ctx) -> dict[str, Any] | None:
             if other is not None:
                 return {"prescription_id": rx.id, "to_pharmacy_id": other.id}
     return None
-
-
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    rx = ctx.first(Prescription, status="active")
-    return None if rx is None else {"prescription_id": rx.id, "reason": "Therapy changed"}
-
-
-def _example_renewal(ctx: Ctx) -> dict[str, Any] | None:
-    for rx in ctx.where(Prescription, status="completed"):
-        if ctx.first(RenewalRequest, prescription_id=rx.id, status="pending") is None:
-            return {"prescription_id": rx.id}
-    return None
-
-
-def _example_respond(ctx: Ctx) -> dict[str, Any] | None:
-    req = ctx.first(RenewalRequest, status="pending")
-    return None if req is None else {"renewal_request_id": req.id, "approve": True, "refills": 2}
 
 
 # -- domain tools ---------------------------------------------------------------------------------------
@@ -637,7 +610,11 @@ def send_prescription(
     )
 
 
-@service.tool(intent="fill the prescription", write=True, example=_example_fill)
+@service.tool(
+    intent="fill the prescription",
+    write=True,
+    example=first_example(Prescription, "prescription_id", where={"status": "active"}, match=_refill_due),
+)
 def fill_prescription(ctx: Ctx, prescription_id: PrescriptionId) -> Fill:
     """Dispense the original fill or the next refill of an active prescription at its pharmacy.
 
@@ -687,7 +664,11 @@ def fill_prescription(ctx: Ctx, prescription_id: PrescriptionId) -> Fill:
     return fill
 
 
-@service.tool(intent="hand the prescription to the patient", write=True, example=_example_pick_up)
+@service.tool(
+    intent="hand the prescription to the patient",
+    write=True,
+    example=first_example(Fill, "fill_id", where={"status": "ready"}),
+)
 def pick_up_fill(ctx: Ctx, fill_id: FillId) -> Fill:
     """Record that the patient collected a ready fill.
 
@@ -742,7 +723,12 @@ def transfer_prescription(ctx: Ctx, prescription_id: PrescriptionId, to_pharmacy
     return ctx.update(rx, pharmacy_id=target.id)
 
 
-@service.tool(intent="cancel the prescription", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the prescription",
+    write=True,
+    destructive=True,
+    example=first_example(Prescription, "prescription_id", where={"status": "active"}, reason="Therapy changed"),
+)
 def cancel_prescription(ctx: Ctx, prescription_id: PrescriptionId, reason: Text) -> Prescription:
     """Cancel an active prescription (CancelRx); fills not yet picked up are returned to stock.
 
@@ -765,7 +751,16 @@ def cancel_prescription(ctx: Ctx, prescription_id: PrescriptionId, reason: Text)
     return ctx.update(rx, status="cancelled", cancel_reason=reason.strip())
 
 
-@service.tool(intent="ask the prescriber to renew the prescription", write=True, example=_example_renewal)
+@service.tool(
+    intent="ask the prescriber to renew the prescription",
+    write=True,
+    example=first_example(
+        Prescription,
+        "prescription_id",
+        where={"status": "completed"},
+        match=lambda ctx, rx: ctx.first(RenewalRequest, prescription_id=rx.id, status="pending") is None,
+    ),
+)
 def request_renewal(ctx: Ctx, prescription_id: PrescriptionId) -> RenewalRequest:
     """Ask the prescriber to renew a prescription that has no refills left or has expired (RxRenewalRequest).
 
@@ -790,7 +785,11 @@ def request_renewal(ctx: Ctx, prescription_id: PrescriptionId) -> RenewalRequest
     return ctx.create(RenewalRequest, prescription_id=rx.id, prescriber_id=rx.prescriber_id)
 
 
-@service.tool(intent="answer the renewal request", write=True, example=_example_respond)
+@service.tool(
+    intent="answer the renewal request",
+    write=True,
+    example=first_example(RenewalRequest, "renewal_request_id", where={"status": "pending"}, approve=True, refills=2),
+)
 def respond_to_renewal(
     ctx: Ctx,
     renewal_request_id: RenewalId,
@@ -866,9 +865,8 @@ SIGS: dict[str, str] = {
 }
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Pharmacies of the world's retailers, the clinic's providers as prescribers, consumers as patients."""
+def _seed_pharmacies(s: SeedContext) -> list[Pharmacy]:
+    """Pharmacies of four retailers (food and retail first); one does not dispense controlled substances."""
     pop = s.population
     shops = [c for c in pop.customers if c.industry in ("retail", "food")]
     retailers = (shops + [c for c in pop.customers if c not in shops])[:4]
@@ -894,29 +892,12 @@ def seed(s: SeedContext) -> None:
                 dispenses_controlled=i != 1,
             )
         )
-    scribers: list[Prescriber] = []
-    for i, (p, _) in enumerate(clinicians(pop)):
-        initial = p.last_name[0].upper()
-        scribers.append(
-            s.create(
-                Prescriber,
-                name=p.name,
-                email=p.email,
-                npi=provider_npi(i),
-                dea_number=f"B{initial}{(4120000 + i * 1373) % 10**7:07d}" if i % 3 != 2 else None,
-            )
-        )
-    meds = [
-        s.create(
-            Medication,
-            name=name,
-            ndc=f"{50000 + 37 * i:05d}-{1000 + 13 * i:04d}-{10 + i:02d}",
-            drug_class=cls,
-            schedule=sched,
-            unit_price_usd=price,
-        )
-        for i, (name, cls, sched, price) in enumerate(FORMULARY)
-    ]
+    return pharms
+
+
+def _seed_patients(s: SeedContext, pharms: list[Pharmacy]) -> list[Patient]:
+    """Consumers (but the prescribers) and six employees, each preferring a pharmacy in their country."""
+    pop = s.population
     prescriber_keys = {p.key for p, _ in clinicians(pop)}
     people = [p for p in list(pop.consumers)[:30] if p.key not in prescriber_keys] + list(pop.employees)[:6]
     allergies: tuple[list[Allergy], ...] = ([], ["penicillin"], [], ["sulfa"], [], [], ["nsaid"], [])
@@ -935,7 +916,97 @@ def seed(s: SeedContext) -> None:
                 preferred_pharmacy_id=(local or pharms)[i % len(local or pharms)].id,
             )
         )
+    return pats
+
+
+def _seed_prescription(
+    s: SeedContext, i: int, j: int, patient: Patient, med: Medication, prescriber: Prescriber, pharmacy: Pharmacy
+) -> None:
+    """The i-th patient's j-th prescription, its fills up to today and, for some completed ones, a renewal request."""
     today = s.now.date()
+    supply = 30 if med.schedule != "II" else 7
+    refills = min(MAX_REFILLS[med.schedule], (2, 5, 3, 0, 11)[(i + j) % 5])
+    written = today - dt.timedelta(days=10 + (i * 17 + j * 29) % 160)
+    if med.schedule == "II":
+        written = today - dt.timedelta(days=3 + i % 5)
+    expires = written + dt.timedelta(days=VALID_DAYS[med.schedule])
+    rx = s.create(
+        Prescription,
+        patient_id=patient.id,
+        prescriber_id=prescriber.id,
+        medication_id=med.id,
+        pharmacy_id=pharmacy.id,
+        sig=SIGS.get(med.drug_class, "Take one tablet by mouth daily"),
+        quantity=supply if med.drug_class != "bronchodilator" else 1,
+        days_supply=supply,
+        refills_authorized=refills,
+        written_on=written,
+        expires_on=expires,
+        updated_at=s.ago(days=1),
+    )
+    # Fill history: the original fill, then a refill each supply period up to today.
+    day, n = written + dt.timedelta(days=1), 0
+    while day <= today and n <= refills and day <= expires:
+        last = day + dt.timedelta(days=supply) > today or n == refills
+        waiting = last and (i + j) % 2 == 0 and (today - day).days < 12
+        s.create(
+            Fill,
+            prescription_id=rx.id,
+            pharmacy_id=pharmacy.id,
+            fill_number=n,
+            quantity=rx.quantity,
+            price=_price(med, rx.quantity, pharmacy.currency),
+            currency=pharmacy.currency,
+            filled_on=day,
+            status=("ready" if (i // 2 + j) % 2 else "queued") if waiting else "picked_up",
+            picked_up_at=None if waiting else utc_at(day, 17) + dt.timedelta(hours=i % 5),
+            updated_at=utc_at(day, 12),
+        )
+        n += 1
+        day += dt.timedelta(days=supply)
+    used = max(0, n - 1)
+    status: RxStatus = "active"
+    if used >= refills and n > 0:
+        status = "completed"
+    if expires < today:
+        status = "expired"
+    rx = s.update(rx, refills_used=used, status=status)
+    if status == "completed" and i % 2 == 0:
+        s.create(
+            RenewalRequest,
+            prescription_id=rx.id,
+            prescriber_id=prescriber.id,
+            created_at=s.ago(hours=5 + i),
+        )
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Pharmacies of the world's retailers, the clinic's providers as prescribers, consumers as patients."""
+    pharms = _seed_pharmacies(s)
+    scribers = [
+        s.create(
+            Prescriber,
+            name=p.name,
+            email=p.email,
+            npi=provider_npi(i),
+            dea_number=f"B{p.last_name[0].upper()}{(4120000 + i * 1373) % 10**7:07d}" if i % 3 != 2 else None,
+        )
+        for i, (p, _) in enumerate(clinicians(s.population))
+    ]
+    meds = [
+        s.create(
+            Medication,
+            name=name,
+            ndc=f"{50000 + 37 * i:05d}-{1000 + 13 * i:04d}-{10 + i:02d}",
+            drug_class=cls,
+            schedule=sched,
+            unit_price_usd=price,
+        )
+        for i, (name, cls, sched, price) in enumerate(FORMULARY)
+    ]
+    pats = _seed_patients(s, pharms)
+    # Patients get safe everyday drugs, some a second one or a controlled one; never one they are allergic to.
     safe = [m for m in meds if m.schedule == "none" and m.drug_class not in ("nsaid", "anticoagulant", "macrolide")]
     controlled = [m for m in meds if m.schedule != "none"]
     dea = [p for p in scribers if p.dea_number]
@@ -953,59 +1024,4 @@ def seed(s: SeedContext) -> None:
             pharmacy = next(ph for ph in pharms if ph.id == patient.preferred_pharmacy_id)
             if med.schedule != "none" and not pharmacy.dispenses_controlled:
                 pharmacy = next(ph for ph in pharms if ph.dispenses_controlled)
-            supply = 30 if med.schedule != "II" else 7
-            refills = min(MAX_REFILLS[med.schedule], (2, 5, 3, 0, 11)[(i + j) % 5])
-            written = today - dt.timedelta(days=10 + (i * 17 + j * 29) % 160)
-            if med.schedule == "II":
-                written = today - dt.timedelta(days=3 + i % 5)
-            expires = written + dt.timedelta(days=VALID_DAYS[med.schedule])
-            rx = s.create(
-                Prescription,
-                patient_id=patient.id,
-                prescriber_id=prescriber.id,
-                medication_id=med.id,
-                pharmacy_id=pharmacy.id,
-                sig=SIGS.get(med.drug_class, "Take one tablet by mouth daily"),
-                quantity=supply if med.drug_class != "bronchodilator" else 1,
-                days_supply=supply,
-                refills_authorized=refills,
-                written_on=written,
-                expires_on=expires,
-                updated_at=s.now - dt.timedelta(days=1),
-            )
-            # Fill history: the original fill, then a refill each supply period up to today.
-            day, n = written + dt.timedelta(days=1), 0
-            while day <= today and n <= refills and day <= expires:
-                last = day + dt.timedelta(days=supply) > today or n == refills
-                waiting = last and (i + j) % 2 == 0 and (today - day).days < 12
-                s.create(
-                    Fill,
-                    prescription_id=rx.id,
-                    pharmacy_id=pharmacy.id,
-                    fill_number=n,
-                    quantity=rx.quantity,
-                    price=_price(med, rx.quantity, pharmacy.currency),
-                    currency=pharmacy.currency,
-                    filled_on=day,
-                    status=("ready" if (i // 2 + j) % 2 else "queued") if waiting else "picked_up",
-                    picked_up_at=None
-                    if waiting
-                    else dt.datetime(day.year, day.month, day.day, 17, tzinfo=dt.UTC) + dt.timedelta(hours=i % 5),
-                    updated_at=dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC),
-                )
-                n += 1
-                day += dt.timedelta(days=supply)
-            used = max(0, n - 1)
-            status: RxStatus = "active"
-            if used >= refills and n > 0:
-                status = "completed"
-            if expires < today:
-                status = "expired"
-            rx = s.update(rx, refills_used=used, status=status)
-            if status == "completed" and i % 2 == 0:
-                s.create(
-                    RenewalRequest,
-                    prescription_id=rx.id,
-                    prescriber_id=prescriber.id,
-                    created_at=s.now - dt.timedelta(hours=5 + i),
-                )
+            _seed_prescription(s, i, j, patient, med, prescriber, pharmacy)

@@ -27,7 +27,6 @@ import difflib
 import math
 import random
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -60,6 +59,8 @@ from compoworld.engine.types import (
     Timezone,
     Url,
 )
+from compoworld.services.kit.text import fold
+from compoworld.world.geo import country_name
 from compoworld.world.population import (
     COMPANY_SUFFIXES,
     CUSTOMER_TITLES,
@@ -156,21 +157,6 @@ EMAIL_PATTERNS = ("{first}.{last}", "{f}{last}", "{first}", "{first}_{last}", "{
 WORLD_PATTERN = "{first}.{last}"
 """Every world company's addresses follow the population's ``first.last`` rule."""
 
-COUNTRY_NAMES = {
-    "AU": "Australia",
-    "BR": "Brazil",
-    "CA": "Canada",
-    "DE": "Germany",
-    "ES": "Spain",
-    "FR": "France",
-    "GB": "the United Kingdom",
-    "IT": "Italy",
-    "JP": "Japan",
-    "NL": "the Netherlands",
-    "SE": "Sweden",
-    "SG": "Singapore",
-    "US": "the United States",
-}
 LEGAL_FORMS = {
     "AU": "Pty Ltd",
     "BR": "Ltda.",
@@ -357,13 +343,13 @@ def _rng(ctx: Ctx, *parts: str) -> random.Random:
     return random.Random(":".join(("companyinfo", str(ctx.population.seed), *parts)))
 
 
-def _fold(text: str) -> str:
-    """Lower-case ASCII form of a name (accents dropped) for matching and e-mail local parts."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+def _same_name(a: str, b: str) -> bool:
+    """Whether two names match once lower-cased and their accents dropped (punctuation counts)."""
+    return fold(a, keep_punctuation=True) == fold(b, keep_punctuation=True)
 
 
 def _local_token(text: str) -> str:
-    return re.sub(r"[^a-z0-9-]", "", _fold(text))
+    return re.sub(r"[^a-z0-9-]", "", fold(text, keep_punctuation=True))
 
 
 def _apply_pattern(pattern: str, first: str, last: str) -> str:
@@ -748,7 +734,7 @@ def _profile(ctx: Ctx, firm: _Firm) -> CompanyProfile:
     indexed = ctx.now() - dt.timedelta(days=rng.randint(1, 90), hours=rng.randint(0, 23))
     humans = _humans(ctx, firm)
     size = "small" if firm.employees < 100 else "mid-sized" if firm.employees < 1000 else "large"
-    country = COUNTRY_NAMES.get(firm.place.country, firm.place.country)
+    country = country_name(firm.place.country, article=True)
     blurb = INDUSTRY_BLURBS.get(firm.industry, f"working in {firm.industry}")
     return CompanyProfile(
         name=firm.name,
@@ -813,7 +799,7 @@ def _person_profile(ctx: Ctx, h: _Human, firm: _Firm | None, likelihood: int) ->
 
 def _core_name(name: str) -> str:
     """A company name folded to lower-case words without its legal form: ``Acme Robotics GmbH`` -> ``acme robotics``."""
-    words = re.findall(r"[a-z0-9]+", LEGAL_FORM_RE.sub(" ", _fold(name)))
+    words = re.findall(r"[a-z0-9]+", LEGAL_FORM_RE.sub(" ", fold(name, keep_punctuation=True)))
     return " ".join(words)
 
 
@@ -824,7 +810,7 @@ def _name_score(query: str, name: str, domain: str) -> float:
     if not q:
         return 0.0
     compact = q.replace(" ", "")
-    if q == n or _fold(query).strip() == domain:
+    if q == n or fold(query, keep_punctuation=True).strip() == domain:
         return 1.0
     if n.startswith(q) or domain.split(".")[0].startswith(compact):
         return 0.9
@@ -912,7 +898,7 @@ def search_companies(
         limit: Results per page, 1-25.
     """
     _check_industry(industry)
-    if not re.search(r"[a-z0-9]", _fold(name)):
+    if not fold(name):
         raise RuleViolation(
             "the name has no letters or digits to search for", field="name", hint="give the company's name"
         )
@@ -930,7 +916,7 @@ def search_companies(
         scored.append((score, company.name, _world_firm(company)))
     filtered = country is not None or industry is not None or min_employees is not None
     if not filtered and all(s[0] < GOOD_MATCH for s in scored):
-        slug = _core_name(name).replace(" ", "")[:40] or re.sub(r"[^a-z0-9]", "", _fold(name))[:40]
+        slug = _core_name(name).replace(" ", "")[:40] or fold(name).replace(" ", "")[:40]
         guess = f"{slug}.com"
         if guess not in FREE_MAIL and guess not in RESERVED_DOMAINS:
             scored.append((GUESS_SCORE, guess, _firm(ctx, guess, field="name")))
@@ -1102,7 +1088,7 @@ def find_email(ctx: Ctx, first_name: FirstName, last_name: LastName, domain: Dom
         )
     firm = _firm(ctx, domain)
     for h in _humans(ctx, firm):
-        if _fold(h.first_name) == _fold(first_name) and _fold(h.last_name) == _fold(last_name):
+        if _same_name(h.first_name, first_name) and _same_name(h.last_name, last_name):
             return EmailFinding(
                 email=h.email,
                 first_name=first_name,

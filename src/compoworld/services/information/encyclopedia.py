@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from compoworld.engine.context import Ctx
 from compoworld.engine.entities import Population
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -52,7 +52,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
-from compoworld.services.places.maps import CITIES, COUNTRY_NAMES
+from compoworld.services.kit.records import Timestamped
+from compoworld.world.geo import CITIES, COUNTRY_CURRENCY, country_name
 
 __all__ = ["service"]
 
@@ -170,12 +171,8 @@ def _founded_year(seed: int, domain: str, employees: int) -> int:
     return rng.randint(lo, hi)
 
 
-def _country_name(code: str) -> str:
-    return COUNTRY_NAMES.get(code, code)
-
-
 def _city_title(city: str, country: str, dupes: set[str]) -> str:
-    return f"{city}, {_country_name(country)}" if city in dupes else city
+    return f"{city}, {country_name(country)}" if city in dupes else city
 
 
 def _fmt_date(day: dt.date) -> str:
@@ -205,7 +202,7 @@ def _build(pop: Population) -> dict[str, Page]:
     city_titles = {_city_title(c.city, c.country, dupes) for c in CITIES}
 
     def country_title(code: str) -> str:
-        name = _country_name(code)
+        name = country_name(code)
         return f"{name} (country)" if name in city_titles else name  # a city-state's city keeps the plain title
 
     hq: dict[str, list[str]] = {}
@@ -234,7 +231,7 @@ def _build(pop: Population) -> dict[str, Page]:
             kind="company",
             description=f"{industry.capitalize()} company based in {place.city}",
             extract=f"{company.name} is a {size} {industry} company headquartered in {place.city}, "
-            f"{_country_name(place.country)}. Founded in {year}, it employs about {company.employees:,} people."
+            f"{country_name(place.country)}. Founded in {year}, it employs about {company.employees:,} people."
             + (" It runs the internal systems of this world." if company.home else ""),
             country=place.country,
             city=place.city,
@@ -255,7 +252,7 @@ def _build(pop: Population) -> dict[str, Page]:
                 ("Type", "Private company"),
                 ("Industry", industry.capitalize()),
                 ("Founded", str(year)),
-                ("Headquarters", f"{place.city}, {_country_name(place.country)}"),
+                ("Headquarters", f"{place.city}, {country_name(place.country)}"),
                 ("Number of employees", f"{company.employees:,}"),
                 ("Website", f"https://www.{company.domain}"),
             ),
@@ -268,8 +265,8 @@ def _build(pop: Population) -> dict[str, Page]:
         pages[title] = Page(
             title=title,
             kind="city",
-            description=f"City in {_country_name(ref.country)}",
-            extract=f"{ref.city} is a city in {_country_name(ref.country)}"
+            description=f"City in {country_name(ref.country)}",
+            extract=f"{ref.city} is a city in {country_name(ref.country)}"
             + (f" with a population of about {popn:,}" if popn else "")
             + f". It lies at {abs(ref.latitude):.2f}°{'N' if ref.latitude >= 0 else 'S'}, "
             f"{abs(ref.longitude):.2f}°{'E' if ref.longitude >= 0 else 'W'} in the {ref.timezone} time zone."
@@ -290,7 +287,7 @@ def _build(pop: Population) -> dict[str, Page]:
             birth_date=None,
             population=popn,
             facts=(
-                ("Country", _country_name(ref.country)),
+                ("Country", country_name(ref.country)),
                 ("Coordinates", f"{ref.latitude:.3f}, {ref.longitude:.3f}"),
                 ("Time zone", ref.timezone),
                 ("Currency", ref.currency),
@@ -301,12 +298,12 @@ def _build(pop: Population) -> dict[str, Page]:
     for code in sorted({c.country for c in CITIES}):
         name = country_title(code)
         cities = [_city_title(c.city, c.country, dupes) for c in CITIES if c.country == code]
-        currency = next(c.currency for c in CITIES if c.country == code)
+        currency = COUNTRY_CURRENCY[code]
         pages[name] = Page(
             title=name,
             kind="country",
             description="Country",
-            extract=f"{_country_name(code)} (ISO code {code}) is a country whose currency is the {currency}. "
+            extract=f"{country_name(code)} (ISO code {code}) is a country whose currency is the {currency}. "
             f"Its cities in this encyclopedia are {', '.join(cities)}.",
             country=code,
             city=None,
@@ -787,7 +784,7 @@ def page_languages(ctx: Ctx, title: PageTitle) -> list[LanguageLink]:
 # -- reading lists (records) --------------------------------------------------------------------------------
 
 
-class ReadingList(Record):
+class ReadingList(Timestamped):
     """A reader's list of saved articles."""
 
     id: ListId
@@ -799,10 +796,6 @@ class ReadingList(Record):
     """The reader."""
     is_default: bool = False
     """The reader's default "Saved" list; it cannot be deleted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class ReadingListEntry(Record):
@@ -905,7 +898,7 @@ def seed(s: SeedContext) -> None:
     """Reading lists of a few staff: their default list, customer research and travel destinations."""
     pop = s.population
     pages = pages_of(pop)
-    readers = [p for p in pop.employees if p.department in ("Sales", "Marketing")][:5] or list(pop.employees)[:5]
+    readers = pop.staff("Sales", "Marketing", fallback=5)[:5]
     customers = [c.name for c in pop.customers]
     cities = sorted(t for t, p in pages.items() if p.kind == "city" and p.city in {pl.city for pl in pop.places})
     for i, reader in enumerate(readers):

@@ -32,6 +32,8 @@ from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, Country, Date, DateTime, Email, IdOf, PersonName, Title, Url
+from compoworld.services.kit.records import Created
+from compoworld.world.geo import COUNTRY_NAMES
 
 __all__ = ["service"]
 
@@ -57,24 +59,10 @@ BRIDGE_DAYS_PER_YEAR = 3
 MAX_SPAN_DAYS = 3660
 
 COUNTRIES: dict[str, str] = {
-    "AT": "Austria",
-    "AU": "Australia",
-    "BE": "Belgium",
-    "BR": "Brazil",
-    "CA": "Canada",
-    "CH": "Switzerland",
-    "DE": "Germany",
-    "ES": "Spain",
-    "FR": "France",
-    "GB": "United Kingdom",
-    "IE": "Ireland",
-    "IT": "Italy",
-    "JP": "Japan",
-    "NL": "Netherlands",
-    "SE": "Sweden",
-    "SG": "Singapore",
-    "US": "United States",
+    code: COUNTRY_NAMES[code]
+    for code in ["AT", "AU", "BE", "BR", "CA", "CH", "DE", "ES", "FR", "GB", "IE", "IT", "JP", "NL", "SE", "SG", "US"]
 }
+"""The countries whose public holidays are known, by ISO code, with their names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -638,7 +626,7 @@ def supported_countries(ctx: Ctx) -> list[CountryInfo]:
 # -- company calendars (records) -------------------------------------------------------------------------
 
 
-class Calendar(Record):
+class Calendar(Created):
     """A company holiday calendar: one country's public holidays plus the company's own days off."""
 
     id: CalendarId
@@ -652,8 +640,6 @@ class Calendar(Record):
     """Who maintains it."""
     feed_url: Url
     """iCalendar feed subscribers use."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class CompanyDay(Record):
@@ -893,7 +879,7 @@ def seed(s: SeedContext) -> None:
     """Calendars of the home company's offices (its country and the staff's other countries), days off, staff."""
     pop = s.population
     home = pop.home
-    hr = [p for p in pop.employees if p.department == "People"] or list(pop.employees)
+    hr = pop.staff("People")
     year = s.now.year
     countries: dict[str, list[Any]] = {}
     for p in pop.employees:

@@ -22,7 +22,6 @@ import dataclasses
 import datetime as dt
 import random
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -51,6 +50,9 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.text import fold
+from compoworld.services.kit.time import utc_at
+from compoworld.world.geo import country_name
 from compoworld.world.population import FIRST_NAMES, LAST_NAMES
 
 __all__ = ["service"]
@@ -77,22 +79,6 @@ MAX_RESULTS = 100
 """The most results a query can page through (NewsAPI developer plan)."""
 SEARCH_LANGUAGES = ("ar", "de", "en", "es", "fr", "he", "it", "nl", "no", "pt", "ru", "sv", "ud", "zh")
 """Languages the ``language`` filter accepts (NewsAPI's list)."""
-
-COUNTRY_NAMES = {
-    "AU": "Australia",
-    "BR": "Brazil",
-    "CA": "Canada",
-    "DE": "Germany",
-    "ES": "Spain",
-    "FR": "France",
-    "GB": "the United Kingdom",
-    "IT": "Italy",
-    "JP": "Japan",
-    "NL": "the Netherlands",
-    "SE": "Sweden",
-    "SG": "Singapore",
-    "US": "the United States",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -915,8 +901,7 @@ def keyed(pop: Population, *parts: object) -> random.Random:
 
 def slugify(text: str, limit: int = 80) -> str:
     """Lower-case ASCII words joined by hyphens, cut at a word boundary after ``limit`` characters."""
-    ascii_text = unicodedata.normalize("NFKD", text.replace("ß", "ss")).encode("ascii", "ignore").decode()
-    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    words = fold(text, sharp_s=True).split()
     out: list[str] = []
     for word in words:
         if out and len("-".join([*out, word])) > limit:
@@ -947,7 +932,7 @@ def _author(r: random.Random) -> str | None:
 
 
 def _published(r: random.Random, day: dt.date) -> dt.datetime:
-    return dt.datetime(day.year, day.month, day.day, r.randint(5, 21), r.randrange(60), tzinfo=dt.UTC)
+    return utc_at(day, r.randint(5, 21), r.randrange(60))
 
 
 def _article_url(source: NewsSource, day: dt.date, title: str, code: str) -> str:
@@ -978,7 +963,7 @@ def _event_items(pop: Population, company: Company, day: dt.date) -> list[NewsIt
     values: dict[str, Any] = {
         "co": company.name,
         "city": company.place.city,
-        "country": COUNTRY_NAMES.get(company.place.country, company.place.country),
+        "country": country_name(company.place.country, article=True),
         "offering": offering,
         "product": product_name,
         "product_note": product_note,
@@ -989,7 +974,7 @@ def _event_items(pop: Population, company: Company, day: dt.date) -> list[NewsIt
         "title": person.job_title if person else "",
         "weekday": WEEKDAYS[day.weekday()],
         "city2": place2.city,
-        "country2": COUNTRY_NAMES.get(place2.country, place2.country),
+        "country2": country_name(place2.country, article=True),
         "hires": r.choice((10, 15, 25, 40, 60)),
         "other": other.name,
         "pct": r.randint(4, 38),
@@ -1062,7 +1047,7 @@ def _about_values(company: Company, lang: str) -> dict[str, Any]:
         "co": company.name,
         "employees": _fmt_thousands(company.employees),
         "city": _city(lang, company.place.city),
-        "country": COUNTRY_NAMES.get(company.place.country, company.place.country),
+        "country": country_name(company.place.country, article=True),
         "domain": company.domain,
     }
 
@@ -1082,7 +1067,7 @@ def _generic_items(pop: Population, source: NewsSource, day: dt.date) -> list[Ne
         teams = r.sample([p.city for p in local] + ["United", "Rovers", "Athletic"], 2)
         values = {
             "city": _city(lang, place.city),
-            "country": COUNTRY_NAMES.get(source.country, source.country),
+            "country": country_name(source.country, article=True),
             "pct": r.randint(6, 24),
             "pct1": f"{r.randint(12, 49) / 10:.1f}",
             "n": r.choice((12, 18, 25, 30, 40, 45, 60, 75)),
@@ -1550,7 +1535,7 @@ def search_articles(
     if not clauses:
         raise RuleViolation("q has no searchable words", field="q", hint="give at least one word to look for")
     fields = tuple(search_in) if search_in else ("title", "description", "content")
-    start = dt.datetime.combine(from_date or oldest, dt.time(0, 0), tzinfo=dt.UTC)
+    start = utc_at(from_date or oldest)
     end = min(now, dt.datetime.combine(to_date, dt.time(23, 59, 59), tzinfo=dt.UTC)) if to_date else now
     scored: list[tuple[int, NewsItem]] = []
     for item in items_between(ctx.population, start, end):

@@ -53,6 +53,7 @@ from compoworld.engine.types import (
     Timezone,
     Url,
 )
+from compoworld.world.geo import country_name
 
 __all__ = ["service"]
 
@@ -196,21 +197,6 @@ _PRICE_TO_SALES = {
     "energy": 2.0,
     "media": 2.2,
     "wholesale": 0.5,
-}
-_COUNTRY_NAMES = {
-    "US": "United States",
-    "GB": "United Kingdom",
-    "DE": "Germany",
-    "FR": "France",
-    "NL": "Netherlands",
-    "ES": "Spain",
-    "IT": "Italy",
-    "SE": "Sweden",
-    "CA": "Canada",
-    "JP": "Japan",
-    "SG": "Singapore",
-    "AU": "Australia",
-    "BR": "Brazil",
 }
 
 
@@ -955,7 +941,7 @@ def company_overview(ctx: Ctx, symbol: Ticker) -> Overview:
     size = "small" if company.employees < 100 else "mid-sized" if company.employees < 1000 else "large"
     sector, detail = _SECTORS.get(company.industry, ("Industrials", "Conglomerates"))
     what = _DESCRIPTIONS.get(company.industry, "serves business customers").format(size=size)
-    country = _COUNTRY_NAMES.get(company.place.country, company.place.country)
+    country = country_name(company.place.country)
     description = (
         f"{company.name} {what}. Headquartered in {company.place.city}, {country}, it employs about "
         f"{company.employees:,} people and has been listed on the {ex.name} since {listing.ipo.year}."

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -34,6 +33,8 @@ from compoworld.engine.entities import Population
 from compoworld.engine.errors import RuleViolation
 from compoworld.engine.service import Service
 from compoworld.engine.types import City, Country, Language, Quantity, Text
+from compoworld.services.kit.examples import fixed_example
+from compoworld.services.kit.text import fold
 
 __all__ = ["service"]
 
@@ -675,13 +676,9 @@ def _is_cyrillic(text: str) -> bool:
     return any("\u0400" <= c <= "\u04ff" for c in text)
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-
-
 def _phonetic(word: str) -> str:
     """A rough phonetic spelling of a Latin word, the input of transliteration."""
-    w = re.sub(r"[^a-z]", "", _fold(word))
+    w = re.sub(r"[^a-z]", "", fold(word, keep_punctuation=True))
     for a, b in (("tion", "shon"), ("sion", "shon"), ("ph", "f"), ("th", "t"), ("ck", "k"), ("qu", "kw"), ("wh", "w")):
         w = w.replace(a, b)
     for a, b in (("ee", "i"), ("ea", "i"), ("oo", "u"), ("ou", "au")):
@@ -1256,8 +1253,7 @@ def _example_detect(ctx: Ctx) -> dict[str, Any]:
     return {"text": f"Guten Morgen {ctx.population.contacts[0].first_name}, die Rechnung ist bereit."}
 
 
-def _example_romanize(ctx: Ctx) -> dict[str, Any]:
-    return {"text": "Спасибо, встреча завтра.", "source": "ru"}
+_example_romanize = fixed_example(text="Спасибо, встреча завтра.", source="ru")
 
 
 @service.tool(intent="translate the text into another language", open_world=True, example=_example_text)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any, Literal
@@ -40,7 +39,9 @@ from compoworld.engine.context import Ctx
 from compoworld.engine.errors import RuleViolation
 from compoworld.engine.service import Service
 from compoworld.engine.types import City, Country, Date, DateTime, Latitude, Longitude, Percent, Text, Timezone, Title
-from compoworld.services.places.maps import CITIES, CityRef, nearest_city
+from compoworld.services.kit.text import strip_accents
+from compoworld.services.kit.time import utc_at
+from compoworld.world.geo import CITIES, CityRef, nearest_city
 
 __all__ = ["service"]
 
@@ -199,10 +200,8 @@ class _Spot:
 
 
 def _fold(text: str) -> str:
-    """Lower case without accents or extra spaces ("sao paulo" for "São  Paulo")."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(plain.lower().split())
+    """Lower case without accents or extra spaces ("sao paulo" for "São  Paulo"); other characters are kept."""
+    return " ".join(strip_accents(text, ascii_only=False).lower().split())
 
 
 def _latitude_climate(lat: float) -> tuple[float, float, float, float, float, float]:
@@ -303,7 +302,7 @@ def _resolve(ctx: Ctx, city: str | None, country: str | None, latitude: float | 
 
 
 def _at(day: dt.date, hour: int, offset: int = 0) -> dt.datetime:
-    return dt.datetime(day.year, day.month, day.day, hour, tzinfo=dt.UTC) - dt.timedelta(seconds=offset)
+    return utc_at(day, hour) - dt.timedelta(seconds=offset)
 
 
 def _utc_offset(tz: str, when: dt.datetime) -> int:

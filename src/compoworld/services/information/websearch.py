@@ -29,7 +29,6 @@ import difflib
 import hashlib
 import random
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -68,6 +67,9 @@ from compoworld.engine.types import (
     Url,
 )
 from compoworld.services.information import news
+from compoworld.services.kit.text import fold
+from compoworld.services.kit.time import utc_at
+from compoworld.world.geo import country_name
 from compoworld.world.population import DEPARTMENTS, FIRST_NAMES, LAST_NAMES
 
 __all__ = ["service"]
@@ -264,12 +266,8 @@ def _code(pop: Population, *parts: object, length: int = 6, alphabet: str = "012
     return "".join(alphabet[b % len(alphabet)] for b in digest[:length])
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKD", text.replace("ß", "ss")).encode("ascii", "ignore").decode().lower()
-
-
 def _tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", _fold(text))
+    return fold(text, sharp_s=True).split()
 
 
 def _title_case(words: list[str]) -> str:
@@ -278,10 +276,6 @@ def _title_case(words: list[str]) -> str:
 
 def _slug(words: list[str], sep: str = "-") -> str:
     return sep.join(words)
-
-
-def _country(code: str) -> str:
-    return news.COUNTRY_NAMES.get(code, code).removeprefix("the ")
 
 
 def _fmt(n: int) -> str:
@@ -419,7 +413,7 @@ class _Web:
     def crawled(self, page: _Page) -> dt.datetime:
         """When the crawler last read the page: in the ten days before the world's epoch, not before it was published."""
         hours = _keyed(self.pop, "crawl", page.url).randint(2, 240)
-        published = dt.datetime.combine(page.published, dt.time(0, 0), tzinfo=dt.UTC)
+        published = utc_at(page.published)
         return max(published, EPOCH - dt.timedelta(hours=hours))
 
     # -- rendering ----------------------------------------------------------------------------
@@ -472,7 +466,7 @@ class _Web:
         pop = self.pop
         url = self.site_url(company, path)
         people = list(pop.people_at(company))
-        country = _country(company.place.country)
+        country = country_name(company.place.country)
         nav = [(name, self.site_url(company, p)) for name, p in self.nav(company)]
         founded = self.founded(company)
         base: dict[str, Any] = {"site_name": company.name, "kind": "company_site", "language": "en", "company": company}
@@ -613,7 +607,7 @@ class _Web:
 
     def address_line(self, company: Company) -> str:
         a = company.address
-        return f"{a.street}, {a.postal_code} {a.city}, {_country(a.country)}"
+        return f"{a.street}, {a.postal_code} {a.city}, {country_name(a.country)}"
 
     def product_page(self, company: Company, product: Product, nav: list[tuple[str, str]]) -> _Page:
         url = self.product_url(product)
@@ -690,7 +684,7 @@ class _Web:
         url = self.profile_url(person)
         r = _keyed(self.pop, "profile", person.key)
         since = person.hire_date.year if person.hire_date else self.anchor.year - r.randint(1, 9)
-        where = f"{person.place.city}, {_country(person.place.country)}"
+        where = f"{person.place.city}, {country_name(person.place.country)}"
         company_name = company.name if company else "Self-employed"
         before = [c.name for c in self.pop.customers if c is not company]
         paragraphs = [
@@ -719,7 +713,7 @@ class _Web:
         followers = _keyed(self.pop, "followers", company.key).randint(3, 40) * company.employees
         paragraphs = [
             f"{company.name}",
-            f"{company.industry.capitalize()} · {company.place.city}, {_country(company.place.country)} · "
+            f"{company.industry.capitalize()} · {company.place.city}, {country_name(company.place.country)} · "
             f"{_fmt(followers)} followers · {_employee_range(company.employees)} employees",
             f"About us: {company.name} provides {self.offering(company)}. Website: https://www.{company.domain}",
         ]
@@ -750,7 +744,7 @@ class _Web:
         people = list(self.pop.people_at(company))
         paragraphs = [
             f"{company.name} - Crunchbase Company Profile",
-            f"Founded {self.founded(company)} · Headquarters: {company.place.city}, {_country(company.place.country)} · "
+            f"Founded {self.founded(company)} · Headquarters: {company.place.city}, {country_name(company.place.country)} · "
             f"Industry: {company.industry} · Employees: {_employee_range(company.employees)}",
             f"Website: https://www.{company.domain} · Phone: {company.phone}",
         ]
@@ -822,7 +816,7 @@ class _Web:
         lat = f"{abs(place.latitude):.3f}°{'N' if place.latitude >= 0 else 'S'}"
         lon = f"{abs(place.longitude):.3f}°{'E' if place.longitude >= 0 else 'W'}"
         paragraphs = [
-            f"{place.city} is a city in {_country(place.country)}.",
+            f"{place.city} is a city in {country_name(place.country)}.",
             f"Coordinates: {lat} {lon}. Time zone: {place.timezone}. Currency: {place.currency}. "
             f"Main language: {place.language}. Dialling code: {place.phone_prefix}.",
         ]
@@ -1186,7 +1180,7 @@ def _contains(words: list[str], part: list[str]) -> bool:
 def _match(pop: Population, q: _Query) -> _Match:
     m = _Match()
     words = q.words
-    raw = _fold(q.raw)
+    raw = fold(q.raw, sharp_s=True, keep_punctuation=True)
     for c in pop.companies:
         name = _tokens(c.name)
         if _contains(words, name) or c.domain in raw or c.domain.split(".")[0] in words or q.site == c.domain:

@@ -37,6 +37,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import add_months
 
 __all__ = ["service"]
 
@@ -249,13 +251,6 @@ def _clauses_of(ctx: Ctx, keys: list[str]) -> list[Clause]:
     return out
 
 
-def _add_months(day: dt.date, months: int) -> dt.date:
-    m = day.month - 1 + months
-    year, month = day.year + m // 12, m % 12 + 1
-    last = (dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)).day
-    return dt.date(year, month, min(day.day, last))
-
-
 def _guard_contract(ctx: Ctx, new: Any, old: Any) -> None:
     if old.status != "draft":
         raise RuleViolation(
@@ -360,17 +355,16 @@ obligations = service.resource(
 def _example_create(ctx: Ctx) -> dict[str, Any] | None:
     tpl = ctx.first(Template, active=True, contract_type="msa")
     company = ctx.population.customers[0]
-    people = ctx.population.people_at(company)
-    sales = [p for p in ctx.population.employees if p.department == "Sales"] or list(ctx.population.employees)
-    if tpl is None or not people:
+    contact = ctx.population.first_contact(company)
+    if tpl is None or contact is None:
         return None
     return {
         "template_id": tpl.id,
         "title": f"Master services agreement with {company.name}",
         "counterparty_name": company.name,
-        "counterparty_contact": people[0].name,
-        "counterparty_email": people[0].email,
-        "owner_email": sales[0].email,
+        "counterparty_contact": contact.name,
+        "counterparty_email": contact.email,
+        "owner_email": ctx.population.staff("Sales")[0].email,
         "value": 120_000_00,
     }
 
@@ -393,29 +387,11 @@ def _example_remove(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_draft(ctx: Ctx) -> dict[str, Any] | None:
-    c = ctx.first(Contract, status="draft")
-    return None if c is None else {"contract_id": c.id}
-
-
-def _example_decide(ctx: Ctx) -> dict[str, Any] | None:
-    a = ctx.first(Approval, status="pending")
-    return None if a is None else {"approval_id": a.id, "approver_email": a.approver_email, "decision": "approved"}
-
-
 def _example_sign(ctx: Ctx) -> dict[str, Any] | None:
     c = ctx.first(Contract, status="approved")
     if c is None:
         return None
     return {"contract_id": c.id, "signed_document": f"https://files.example.com/contracts/{c.number}-signed.pdf"}
-
-
-def _example_renew(ctx: Ctx) -> dict[str, Any] | None:
-    today = ctx.today()
-    for c in ctx.where(Contract, status="active"):
-        if c.end_date is not None and (c.end_date - today).days <= RENEWAL_WINDOW_DAYS:
-            return {"contract_id": c.id}
-    return None
 
 
 def _example_terminate(ctx: Ctx) -> dict[str, Any] | None:
@@ -541,7 +517,11 @@ def _reviewer(ctx: Ctx, role: str) -> Reviewer:
     return min(found, key=lambda r: (len(ctx.where(Approval, approver_email=r.email, status="pending")), r.id))
 
 
-@service.tool(intent="send the contract for internal approval", write=True, example=_example_draft)
+@service.tool(
+    intent="send the contract for internal approval",
+    write=True,
+    example=first_example(Contract, "contract_id", where={"status": "draft"}),
+)
 def submit_for_review(ctx: Ctx, contract_id: ContractId) -> Contract:
     """Send a draft for approval by legal, finance and the general counsel as its value and clauses require.
 
@@ -573,7 +553,17 @@ def submit_for_review(ctx: Ctx, contract_id: ContractId) -> Contract:
     return ctx.update(c, status="in_review")
 
 
-@service.tool(intent="approve or reject the contract", write=True, example=_example_decide)
+@service.tool(
+    intent="approve or reject the contract",
+    write=True,
+    example=first_example(
+        Approval,
+        "approval_id",
+        where={"status": "pending"},
+        fields={"approver_email": "approver_email"},
+        decision="approved",
+    ),
+)
 def decide_approval(
     ctx: Ctx,
     approval_id: ApprovalId,
@@ -643,7 +633,7 @@ def record_signature(
     if signed > today:
         raise RuleViolation("the signing date is in the future", field="signed_date", hint="record it once signed")
     start = effective_date or signed
-    end = _add_months(start, c.term_months) - dt.timedelta(days=1)
+    end = add_months(start, c.term_months) - dt.timedelta(days=1)
     done = ctx.update(
         c,
         status="active" if start <= today else "signed",
@@ -664,7 +654,16 @@ def record_signature(
     return done
 
 
-@service.tool(intent="renew the contract for another term", write=True, example=_example_renew)
+@service.tool(
+    intent="renew the contract for another term",
+    write=True,
+    example=first_example(
+        Contract,
+        "contract_id",
+        where={"status": "active"},
+        match=lambda ctx, c: c.end_date is not None and (c.end_date - ctx.today()).days <= RENEWAL_WINDOW_DAYS,
+    ),
+)
 def renew_contract(ctx: Ctx, contract_id: ContractId, term_months: Months | None = None) -> Contract:
     """Renew an active contract in the last 120 days of its term: the end date moves by the new term.
 
@@ -685,7 +684,7 @@ def renew_contract(ctx: Ctx, contract_id: ContractId, term_months: Months | None
             hint=f"renew on or after {c.end_date - dt.timedelta(days=RENEWAL_WINDOW_DAYS)}",
         )
     months = term_months or c.term_months
-    end = _add_months(c.end_date + dt.timedelta(days=1), months) - dt.timedelta(days=1)
+    end = add_months(c.end_date + dt.timedelta(days=1), months) - dt.timedelta(days=1)
     for ob in ctx.where(Obligation, contract_id=c.id, kind="renewal_notice", status="open"):
         ctx.update(ob, status="done")
     return ctx.update(c, end_date=end, term_months=months, renewal_count=c.renewal_count + 1)
@@ -943,14 +942,36 @@ TEMPLATES: tuple[tuple[str, ContractType, tuple[ClauseCategory, ...], tuple[str,
 )
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Clause library, templates, reviewers from the staff, contracts with customers and suppliers at every stage."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    cur = pop.home.place.currency
+CONTRACT_PLANS: tuple[tuple[str, ContractStatus], ...] = (
+    ("Master Services Agreement", "active"),
+    ("Order Form", "active"),
+    ("Mutual NDA", "active"),
+    ("Statement of Work", "active"),
+    ("Data Processing Agreement", "active"),
+    ("Order Form", "draft"),
+    ("Master Services Agreement", "in_review"),
+    ("Statement of Work", "approved"),
+    ("Order Form", "expired"),
+    ("Vendor Agreement", "active"),
+    ("Mutual NDA", "draft"),
+    ("Order Form", "terminated"),
+    ("Vendor Agreement", "in_review"),
+    ("Order Form", "signed"),
+)
+"""The template and status of the k-th seeded contract, in turn."""
+BASE_VALUES: dict[str, int] = {
+    "nda": 0,
+    "msa": 240_000_00,
+    "sow": 60_000_00,
+    "order_form": 18_000_00,
+    "dpa": 0,
+    "vendor_agreement": 45_000_00,
+}
+"""Value of a contract of each type in cents; the k-th seeded one is worth (1 + k % 3) halves of it."""
+
+
+def _seed_library(s: SeedContext) -> dict[str, Template]:
+    """The clause library and the templates; returns the templates by name."""
     for key, title, cat, pos, body, live in CLAUSES:
         s.create(
             Clause,
@@ -973,7 +994,12 @@ def seed(s: SeedContext) -> None:
             finance_threshold=threshold,
             active=active,
         )
-    staff = list(pop.employees)
+    return tpl
+
+
+def _seed_reviewers(s: SeedContext) -> dict[str, list[Reviewer]]:
+    """The longest-serving employee as general counsel, two legal and two finance reviewers; by role."""
+    staff = list(s.population.employees)
     senior = min(staff, key=lambda p: (p.hire_date, p.key))
     finance = [p for p in staff if p.department == "Finance" and p.key != senior.key][:2]
     legal = [p for p in staff if p.department in ("Operations", "People") and p.key != senior.key][:2]
@@ -981,73 +1007,130 @@ def seed(s: SeedContext) -> None:
     for role, people in (("general_counsel", [senior]), ("legal", legal), ("finance", finance)):
         for p in people:
             reviewers_[role].append(s.create(Reviewer, name=p.name, email=p.email, role=role))
-    sales = [p for p in staff if p.department == "Sales"] or staff
-    ops = [p for p in staff if p.department == "Operations"] or staff
-    plans: list[tuple[str, ContractStatus]] = [
-        ("Master Services Agreement", "active"),
-        ("Order Form", "active"),
-        ("Mutual NDA", "active"),
-        ("Statement of Work", "active"),
-        ("Data Processing Agreement", "active"),
-        ("Order Form", "draft"),
-        ("Master Services Agreement", "in_review"),
-        ("Statement of Work", "approved"),
-        ("Order Form", "expired"),
-        ("Vendor Agreement", "active"),
-        ("Mutual NDA", "draft"),
-        ("Order Form", "terminated"),
-        ("Vendor Agreement", "in_review"),
-        ("Order Form", "signed"),
-    ]
-    companies = [c for c in pop.customers if pop.people_at(c)]
+    return reviewers_
+
+
+def _clause_keys(k: int, template: Template, status: ContractStatus) -> list[str]:
+    """The template's clauses, with the k-th contract's negotiated changes and a draft's optional extra."""
+    keys = list(template.default_clause_keys)
+    if k % 5 == 1 and template.contract_type == "msa":
+        keys = [x if x != "liability_cap_12m" else "unlimited_liability" for x in keys]
+    if k % 4 == 3 and "net_30_payment" in keys:
+        keys = [x if x != "net_30_payment" else "net_60_payment" for x in keys]
+    if status == "draft":
+        # Drafts carry an optional clause the owner may still drop.
+        extra = "mutual_indemnity" if "indemnity" not in template.required_categories else "auto_renewal_12m"
+        if extra not in keys:
+            keys.append(extra)
+    return keys
+
+
+def _term_dates(
+    k: int, term: int, status: ContractStatus, today: dt.date
+) -> tuple[dt.date | None, dt.date | None, dt.date | None]:
+    """The k-th contract's start, end and signature dates; None until it is signed."""
+    if status not in ("active", "expired", "terminated", "signed"):
+        return None, None, None
+    if status == "expired":
+        start = today - dt.timedelta(days=400 + k)
+    elif status == "signed":
+        start = today + dt.timedelta(days=10 + k)
+    elif k % 3 == 0:
+        # Ending soon: in the renewal window.
+        start = add_months(today + dt.timedelta(days=20 + 3 * k), -term)
+    else:
+        # Well inside the term: at least about 130 days left.
+        start = today - dt.timedelta(days=(30 + 11 * k) % max(31, term * 30 - 130))
+    end = add_months(start, term) - dt.timedelta(days=1)
+    signed = min(start, today) - dt.timedelta(days=3)
+    if status == "terminated":
+        end = today - dt.timedelta(days=5)
+    return start, end, signed
+
+
+def _seed_approvals(
+    s: SeedContext,
+    k: int,
+    contract: Contract,
+    template: Template,
+    reviewers_: dict[str, list[Reviewer]],
+    load: dict[str, int],
+) -> None:
+    """The reviews the contract's value and clauses call for, each by the least loaded reviewer of the role."""
+    roles = ["legal"]
+    if contract.value >= template.finance_threshold:
+        roles.append("finance")
+    if any(x in ("unlimited_liability", "net_90_payment", "customer_audit_rights") for x in contract.clause_keys):
+        roles.append("general_counsel")
+    for role in roles:
+        r = min(reviewers_[role], key=lambda r: (load[r.id], r.id))
+        pending = contract.status == "in_review"
+        if pending:
+            load[r.id] += 1
+        s.create(
+            Approval,
+            contract_id=contract.id,
+            role=role,
+            approver_name=r.name,
+            approver_email=r.email,
+            status="pending" if pending else "approved",
+            comment=None if pending else "Reviewed, fine.",
+            created_at=s.ago(days=10 + k),
+        )
+
+
+def _seed_obligations(s: SeedContext, contract: Contract, start: dt.date, end: dt.date) -> None:
+    """A signed contract's renewal decision, quarterly invoices and (for a DPA) the annual security report."""
+    today = s.now.date()
+    if contract.auto_renew:
+        s.create(
+            Obligation,
+            contract_id=contract.id,
+            title=f"Decide on renewal of {contract.number}",
+            kind="renewal_notice",
+            owner_email=contract.owner_email,
+            due_date=end - dt.timedelta(days=contract.notice_days),
+        )
+    if contract.value:
+        for m in range(1, 4):
+            due = add_months(start, 3 * m)
+            s.create(
+                Obligation,
+                contract_id=contract.id,
+                title=f"Quarterly invoice {m}",
+                kind="payment",
+                owner_email=contract.owner_email,
+                due_date=due,
+                amount=contract.value // max(1, contract.term_months // 3),
+                status="done" if due < today else "open",
+            )
+    if contract.contract_type == "dpa":
+        s.create(
+            Obligation,
+            contract_id=contract.id,
+            title="Annual security report",
+            kind="report",
+            owner_email=contract.owner_email,
+            due_date=today + dt.timedelta(days=s.rng.randint(20, 200)),
+        )
+
+
+def _seed_contracts(s: SeedContext, tpl: dict[str, Template], reviewers_: dict[str, list[Reviewer]]) -> None:
+    """Contracts with customers (and suppliers, for vendor agreements) at every stage, reviews and obligations."""
+    pop = s.population
+    today = s.now.date()
+    sales = pop.staff("Sales")
+    ops = pop.staff("Operations")
+    companies = [(c, p) for c in pop.customers if (p := pop.first_contact(c)) is not None]
     pending_load = {r.id: 0 for rs in reviewers_.values() for r in rs}
     for k in range(min(len(companies), 28)):
-        name, status = plans[k % len(plans)]
+        name, status = CONTRACT_PLANS[k % len(CONTRACT_PLANS)]
         template = tpl[name]
-        company = companies[k]
-        contact = pop.people_at(company)[0]
+        company, contact = companies[k]
         vendor = template.contract_type == "vendor_agreement"
         owner = (ops if vendor else sales)[k % len(ops if vendor else sales)]
-        value = (
-            {
-                "nda": 0,
-                "msa": 240_000_00,
-                "sow": 60_000_00,
-                "order_form": 18_000_00,
-                "dpa": 0,
-                "vendor_agreement": 45_000_00,
-            }[template.contract_type]
-            * (1 + k % 3)
-            // 2
-        )
-        keys = list(template.default_clause_keys)
-        if k % 5 == 1 and template.contract_type == "msa":
-            keys = [x if x != "liability_cap_12m" else "unlimited_liability" for x in keys]
-        if k % 4 == 3 and "net_30_payment" in keys:
-            keys = [x if x != "net_30_payment" else "net_60_payment" for x in keys]
-        if status == "draft":
-            # Drafts carry an optional clause the owner may still drop.
-            extra = "mutual_indemnity" if "indemnity" not in template.required_categories else "auto_renewal_12m"
-            if extra not in keys:
-                keys.append(extra)
         term = template.default_term_months
-        start = end = signed = None
-        if status in ("active", "expired", "terminated", "signed"):
-            if status == "expired":
-                start = today - dt.timedelta(days=400 + k)
-            elif status == "signed":
-                start = today + dt.timedelta(days=10 + k)
-            elif k % 3 == 0:
-                # Ending soon: in the renewal window.
-                start = _add_months(today + dt.timedelta(days=20 + 3 * k), -term)
-            else:
-                # Well inside the term: at least about 130 days left.
-                start = today - dt.timedelta(days=(30 + 11 * k) % max(31, term * 30 - 130))
-            end = _add_months(start, term) - dt.timedelta(days=1)
-            signed = min(start, today) - dt.timedelta(days=3)
-            if status == "terminated":
-                end = today - dt.timedelta(days=5)
-        auto = template.contract_type in ("order_form", "msa")
+        start, end, signed = _term_dates(k, term, status, today)
         contract = s.create(
             Contract,
             title=f"{template.name} with {company.name}",
@@ -1058,70 +1141,28 @@ def seed(s: SeedContext) -> None:
             counterparty_email=contact.email,
             owner_name=owner.name,
             owner_email=owner.email,
-            value=value,
-            currency=cur,
+            value=BASE_VALUES[template.contract_type] * (1 + k % 3) // 2,
+            currency=pop.home.place.currency,
             status=status,
-            clause_keys=keys,
+            clause_keys=_clause_keys(k, template, status),
             term_months=term,
-            auto_renew=auto,
+            auto_renew=template.contract_type in ("order_form", "msa"),
             notice_days=(30, 60, 90)[k % 3],
             effective_date=start,
             end_date=end,
             signed_document=f"https://files.example.com/contracts/CTR-{k + 1:05d}-signed.pdf" if signed else None,
             signed_at=signed,
             termination_reason="Customer consolidated vendors" if status == "terminated" else None,
-            updated_at=now - dt.timedelta(days=1 + k),
+            updated_at=s.ago(days=1 + k),
         )
-        roles = ["legal"]
-        if value >= template.finance_threshold:
-            roles.append("finance")
-        if any(x in ("unlimited_liability", "net_90_payment", "customer_audit_rights") for x in keys):
-            roles.append("general_counsel")
         if status != "draft":
-            for role in roles:
-                r = min(reviewers_[role], key=lambda r: (pending_load[r.id], r.id))
-                pending = status == "in_review"
-                if pending:
-                    pending_load[r.id] += 1
-                s.create(
-                    Approval,
-                    contract_id=contract.id,
-                    role=role,
-                    approver_name=r.name,
-                    approver_email=r.email,
-                    status="pending" if pending else "approved",
-                    comment=None if pending else "Reviewed, fine.",
-                    created_at=now - dt.timedelta(days=10 + k),
-                )
+            _seed_approvals(s, k, contract, template, reviewers_, pending_load)
         if status in ("active", "signed") and end is not None and start is not None:
-            if auto:
-                s.create(
-                    Obligation,
-                    contract_id=contract.id,
-                    title=f"Decide on renewal of {contract.number}",
-                    kind="renewal_notice",
-                    owner_email=owner.email,
-                    due_date=end - dt.timedelta(days=contract.notice_days),
-                )
-            if value:
-                for m in range(1, 4):
-                    due = _add_months(start, 3 * m)
-                    s.create(
-                        Obligation,
-                        contract_id=contract.id,
-                        title=f"Quarterly invoice {m}",
-                        kind="payment",
-                        owner_email=owner.email,
-                        due_date=due,
-                        amount=value // max(1, term // 3),
-                        status="done" if due < today else "open",
-                    )
-            if template.contract_type == "dpa":
-                s.create(
-                    Obligation,
-                    contract_id=contract.id,
-                    title="Annual security report",
-                    kind="report",
-                    owner_email=owner.email,
-                    due_date=today + dt.timedelta(days=rng.randint(20, 200)),
-                )
+            _seed_obligations(s, contract, start, end)
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Clause library, templates, reviewers from the staff, contracts with customers and suppliers at every stage."""
+    tpl = _seed_library(s)
+    _seed_contracts(s, tpl, _seed_reviewers(s))

@@ -13,14 +13,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FileLink, IdOf, PersonName, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
 
 __all__ = ["service"]
 
@@ -47,10 +50,8 @@ DEFAULT_EXPIRY_DAYS = 120
 """DocuSign's default: envelopes expire 120 days after they are sent."""
 
 
-class Document(BaseModel):
+class Document(Value):
     """A document in an envelope or template."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     document_id: int = Field(ge=1, description="Position of the document in the envelope, from 1.")
     name: Title = Field(description="Document name, e.g. 'Master Services Agreement.pdf'.")
@@ -58,27 +59,23 @@ class Document(BaseModel):
     pages: int = Field(default=1, ge=1, le=2000, description="Number of pages.")
 
 
-class TemplateRole(BaseModel):
+class TemplateRole(Value):
     """A placeholder recipient of a template, filled in when an envelope is made from it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     role_name: str = Field(min_length=1, max_length=60, description="Role name such as 'Customer' or 'Signer 1'.")
     role: Role = Field(default="signer", description="signer or cc.")
     routing_order: RoutingOrder = Field(default=1, description="Signing order of the role, from 1.")
 
 
-class RoleAssignment(BaseModel):
+class RoleAssignment(Value):
     """Who fills a template role."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     role_name: str = Field(min_length=1, max_length=60, description="The template role filled.")
     name: PersonName = Field(description="Recipient's full name.")
     email: Email = Field(description="Recipient's e-mail address.")
 
 
-class Template(Record):
+class Template(Created):
     """A reusable envelope: documents plus recipient roles."""
 
     id: TemplateId
@@ -94,8 +91,6 @@ class Template(Record):
     """Its documents."""
     roles: list[TemplateRole]
     """Its recipient roles."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the template was created."""
 
 
 class Envelope(Record):
@@ -308,6 +303,12 @@ def _not_expired(ctx: Ctx, env: Envelope) -> None:
         )
 
 
+def _can_sign(ctx: Ctx, r: Recipient) -> bool:
+    """Whether the recipient's envelope is out for signature with an expiry still ahead."""
+    env = ctx.get(Envelope, r.envelope_id)
+    return env.status == "sent" and env.expires_at is not None and env.expires_at > ctx.now()
+
+
 def _only_sender(env: Envelope, acting_email: str) -> None:
     if acting_email != env.sender_email:
         raise RuleViolation(
@@ -367,10 +368,8 @@ def _example_create_template(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-class DocumentInput(BaseModel):
+class DocumentInput(Value):
     """A document to put on a template."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: Title = Field(description="Document name.")
     file_link: FileLink = Field(description="Link to the stored file.")
@@ -448,14 +447,18 @@ def add_document(ctx: Ctx, envelope_id: EnvelopeId, name: Title, file_link: File
     return ctx.update(env, documents=[*env.documents, doc])
 
 
-def _example_send(ctx: Ctx) -> dict[str, Any] | None:
-    for env in ctx.where(Envelope, status="created"):
-        if env.documents and ctx.first(Recipient, envelope_id=env.id, role="signer"):
-            return {"envelope_id": env.id}
-    return None
-
-
-@service.tool(intent="send the envelope for signature", write=True, example=_example_send)
+@service.tool(
+    intent="send the envelope for signature",
+    write=True,
+    example=first_example(
+        Envelope,
+        "envelope_id",
+        where={"status": "created"},
+        match=lambda ctx, env: (
+            bool(env.documents) and ctx.first(Recipient, envelope_id=env.id, role="signer") is not None
+        ),
+    ),
+)
 def send_envelope(ctx: Ctx, envelope_id: EnvelopeId, expire_after_days: int = DEFAULT_EXPIRY_DAYS) -> Envelope:
     """Send a draft envelope: the signers of the first routing order get it; it expires after the given days.
 
@@ -490,15 +493,16 @@ def send_envelope(ctx: Ctx, envelope_id: EnvelopeId, expire_after_days: int = DE
     return env
 
 
-def _example_sign(ctx: Ctx) -> dict[str, Any] | None:
-    for r in ctx.where(Recipient, status="sent", role="signer"):
-        env = ctx.get(Envelope, r.envelope_id)
-        if env.status == "sent" and env.expires_at is not None and env.expires_at > ctx.now():
-            return {"envelope_id": env.id, "signer_email": r.email}
-    return None
-
-
-@service.tool(intent="sign the envelope", write=True, example=_example_sign)
+@service.tool(
+    intent="sign the envelope",
+    write=True,
+    example=first_example(
+        Recipient,
+        where={"status": "sent", "role": "signer"},
+        match=_can_sign,
+        fields={"envelope_id": "envelope_id", "signer_email": "email"},
+    ),
+)
 def sign_envelope(ctx: Ctx, envelope_id: EnvelopeId, signer_email: Email) -> Envelope:
     """Sign an envelope as one of its signers, in routing order; the last signature completes it.
 
@@ -525,7 +529,13 @@ def sign_envelope(ctx: Ctx, envelope_id: EnvelopeId, signer_email: Email) -> Env
 @service.tool(
     intent="decline to sign the envelope",
     write=True,
-    example=lambda ctx: (_example_sign(ctx) or {}) | {"reason": "Terms need review"},
+    example=first_example(
+        Recipient,
+        where={"status": "sent", "role": "signer"},
+        match=_can_sign,
+        fields={"envelope_id": "envelope_id", "signer_email": "email"},
+        reason="Terms need review",
+    ),
 )
 def decline_envelope(ctx: Ctx, envelope_id: EnvelopeId, signer_email: Email, reason: Text) -> Envelope:
     """Decline to sign as the signer whose turn it is; the envelope ends as declined.
@@ -546,12 +556,14 @@ def decline_envelope(ctx: Ctx, envelope_id: EnvelopeId, signer_email: Email, rea
     return env
 
 
-def _example_void(ctx: Ctx) -> dict[str, Any] | None:
-    env = ctx.first(Envelope, status="sent")
-    return {"envelope_id": env.id, "acting_email": env.sender_email, "reason": "Wrong terms"} if env else None
-
-
-@service.tool(intent="void the envelope", write=True, destructive=True, example=_example_void)
+@service.tool(
+    intent="void the envelope",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Envelope, "envelope_id", where={"status": "sent"}, fields={"acting_email": "sender_email"}, reason="Wrong terms"
+    ),
+)
 def void_envelope(ctx: Ctx, envelope_id: EnvelopeId, acting_email: Email, reason: Text) -> Envelope:
     """Void an in-process envelope so nobody can sign it any more; only its sender can, with a reason.
 
@@ -625,13 +637,12 @@ def correct_recipient(
 @service.tool(
     intent="remind the signers",
     write=True,
-    example=lambda ctx: next(
-        (
-            {"envelope_id": e.id, "acting_email": e.sender_email}
-            for e in ctx.where(Envelope, status="sent")
-            if e.expires_at is not None and e.expires_at > ctx.now()
-        ),
-        None,
+    example=first_example(
+        Envelope,
+        "envelope_id",
+        where={"status": "sent"},
+        match=lambda ctx, e: e.expires_at is not None and e.expires_at > ctx.now(),
+        fields={"acting_email": "sender_email"},
     ),
 )
 def send_reminder(ctx: Ctx, envelope_id: EnvelopeId, acting_email: Email) -> list[Recipient]:
@@ -727,7 +738,7 @@ class AwaitingSignature(BaseModel):
 
 @service.tool(
     intent="find what the person still has to sign",
-    example=lambda ctx: {"email": ctx.where(Recipient, status="sent", role="signer")[0].email},
+    example=first_example(Recipient, where={"status": "sent", "role": "signer"}, fields={"email": "email"}),
 )
 def envelopes_awaiting(ctx: Ctx, email: Email) -> list[AwaitingSignature]:
     """List sent envelopes where it is this person's turn to sign.
@@ -758,12 +769,9 @@ TEMPLATES: tuple[tuple[str, str, tuple[tuple[str, Role, int], ...]], ...] = (
 )
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Templates owned by employees; envelopes to contacts and consumers in every status, with audit trails."""
-    pop = s.population
-    home = pop.home
-    senders = [p for p in pop.employees if p.department in ("Sales", "People", "Finance")] or list(pop.employees)
+def _seed_templates(s: SeedContext, senders: list[Person]) -> list[Template]:
+    """The templates, each owned by one of the senders, with one shared document."""
+    home = s.population.home
     tpls: list[Template] = []
     for n, (name, desc, roles) in enumerate(TEMPLATES):
         slug = name.lower().replace(" ", "-")
@@ -782,8 +790,56 @@ def seed(s: SeedContext) -> None:
                 roles=[TemplateRole(role_name=r, role=k, routing_order=o) for r, k, o in roles],
             )
         )
+    return tpls
+
+
+def _seed_recipients(s: SeedContext, n: int, env: Envelope, tpl: Template, status: str, person: Person) -> None:
+    """The n-th envelope's recipients, one per template role, where its status says its routing has got to."""
+    pop = s.population
+    sent_at = env.sent_at
+    countersigner = pop.employees[(n + 1) % len(pop.employees)]
+    for role in tpl.roles:
+        who_name, who_email = (
+            (countersigner.name, countersigner.email)
+            if role.role_name in ("Company", "Legal copy")
+            else (person.name, person.email)
+        )
+        first = role.routing_order == 1
+        r_status: RecipientStatus = "created"
+        signed_at = None
+        decline = None
+        if status == "completed":
+            r_status = "completed" if role.role == "cc" else "signed"
+            signed_at = sent_at
+        elif status in ("sent", "expired", "voided"):
+            r_status = "sent" if first else "created"
+            # Every other in-process envelope already has its first signature.
+            if status == "sent" and n % 2 and first and len(tpl.roles) > 1:
+                r_status, signed_at = "signed", sent_at
+            if status == "sent" and n % 2 and role.routing_order == 2:
+                r_status = "sent"
+        elif status == "declined" and first:
+            r_status, decline = "declined", "Pricing not approved"
+        s.create(
+            Recipient,
+            envelope_id=env.id,
+            name=who_name,
+            email=who_email,
+            role=role.role,
+            routing_order=role.routing_order,
+            status=r_status,
+            signed_at=signed_at,
+            decline_reason=decline,
+        )
+        if signed_at is not None and role.role == "signer":
+            s.create(AuditEvent, envelope_id=env.id, action="signed", actor_email=who_email, at=signed_at)
+
+
+def _seed_envelopes(s: SeedContext, senders: list[Person], tpls: list[Template]) -> None:
+    """Envelopes to customer contacts and consumers in every status, with their recipients and audit trails."""
+    pop = s.population
     statuses: tuple[str, ...] = ("created", "sent", "sent", "completed", "declined", "voided", "expired")
-    customers = [c for c in pop.customers if pop.people_at(c)]
+    customers = [(c, p) for c in pop.customers if (p := pop.first_contact(c)) is not None]
     for n in range(42):
         status = statuses[n % len(statuses)]
         sender = senders[n % len(senders)]
@@ -793,13 +849,12 @@ def seed(s: SeedContext) -> None:
             person = pop.consumers[n % len(pop.consumers)]
             what = f"{tpl.name} - {person.name}"
         else:
-            company = customers[n % len(customers)]
-            person = pop.people_at(company)[0]
+            company, person = customers[n % len(customers)]
             what = f"{tpl.name} - {company.name}"
-        sent_at = s.now - dt.timedelta(days=3 + n % 20) if status != "created" else None
+        sent_at = s.ago(days=3 + n % 20) if status != "created" else None
         expires = None
         if sent_at is not None:
-            expires = s.now - dt.timedelta(days=1) if status == "expired" else sent_at + dt.timedelta(days=120)
+            expires = s.ago(days=1) if status == "expired" else sent_at + dt.timedelta(days=120)
         env = s.create(
             Envelope,
             subject=what,
@@ -818,43 +873,15 @@ def seed(s: SeedContext) -> None:
         s.create(AuditEvent, envelope_id=env.id, action="created", actor_email=sender.email, at=sent_at or s.now)
         if sent_at is not None:
             s.create(AuditEvent, envelope_id=env.id, action="sent", actor_email=sender.email, at=sent_at)
-        countersigner = pop.employees[(n + 1) % len(pop.employees)]
-        for role in tpl.roles:
-            who_name, who_email = (
-                (countersigner.name, countersigner.email)
-                if role.role_name in ("Company", "Legal copy")
-                else (person.name, person.email)
-            )
-            first = role.routing_order == 1
-            r_status: RecipientStatus = "created"
-            signed_at = None
-            decline = None
-            if status == "completed":
-                r_status = "completed" if role.role == "cc" else "signed"
-                signed_at = sent_at
-            elif status in ("sent", "expired", "voided"):
-                r_status = "sent" if first else "created"
-                # Every other in-process envelope already has its first signature.
-                if status == "sent" and n % 2 and first and len(tpl.roles) > 1:
-                    r_status, signed_at = "signed", sent_at
-                if status == "sent" and n % 2 and role.routing_order == 2:
-                    r_status = "sent"
-            elif status == "declined" and first:
-                r_status, decline = "declined", "Pricing not approved"
-            s.create(
-                Recipient,
-                envelope_id=env.id,
-                name=who_name,
-                email=who_email,
-                role=role.role,
-                routing_order=role.routing_order,
-                status=r_status,
-                signed_at=signed_at,
-                decline_reason=decline,
-            )
-            if signed_at is not None and role.role == "signer":
-                s.create(AuditEvent, envelope_id=env.id, action="signed", actor_email=who_email, at=signed_at)
+        _seed_recipients(s, n, env, tpl, status, person)
         if status in ("completed", "declined", "voided"):
-            action = {"completed": "completed", "declined": "declined", "voided": "voided"}[status]
             actor = sender.email if status == "voided" else person.email
-            s.create(AuditEvent, envelope_id=env.id, action=action, actor_email=actor, at=s.now)
+            s.create(AuditEvent, envelope_id=env.id, action=status, actor_email=actor, at=s.now)
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Templates owned by employees; envelopes to contacts and consumers in every status, with audit trails."""
+    pop = s.population
+    senders = pop.staff("Sales", "People", "Finance")
+    _seed_envelopes(s, senders, _seed_templates(s, senders))

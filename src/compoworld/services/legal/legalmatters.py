@@ -38,6 +38,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -414,13 +416,6 @@ def _example_expense(ctx: Ctx) -> dict[str, Any] | None:
     return {"matter_id": m.id, "user_id": u.id, "amount": 350_00, "description": "Court filing fee"}
 
 
-def _example_generate(ctx: Ctx) -> dict[str, Any] | None:
-    for m in ctx.where(Matter, status="open"):
-        if any(a.bill_id is None and a.billable for a in ctx.where(Activity, matter_id=m.id)):
-            return {"matter_id": m.id}
-    return None
-
-
 def _example_bill_in(status: str) -> Any:
     def example(ctx: Ctx) -> dict[str, Any] | None:
         for b in ctx.where(Bill, status=status):
@@ -431,28 +426,11 @@ def _example_bill_in(status: str) -> Any:
     return example
 
 
-def _example_deposit(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Matter, status="open")
-    return None if m is None else {"matter_id": m.id, "amount": 5_000_00, "reference": "Retainer wire"}
-
-
 def _example_trust_pay(ctx: Ctx) -> dict[str, Any] | None:
     for b in ctx.where(Bill, status="awaiting_payment"):
         m = ctx.get(Matter, b.matter_id)
         if m.trust_balance > 0:
             return {"bill_id": b.id, "amount": min(b.balance, m.trust_balance)}
-    return None
-
-
-def _example_pay(ctx: Ctx) -> dict[str, Any] | None:
-    b = ctx.first(Bill, status="awaiting_payment")
-    return None if b is None else {"bill_id": b.id, "amount": b.balance, "method": "check"}
-
-
-def _example_refund(ctx: Ctx) -> dict[str, Any] | None:
-    for m in ctx.where(Matter, status="open"):
-        if m.trust_balance > 0:
-            return {"matter_id": m.id, "amount": m.trust_balance, "reference": "Unused retainer"}
     return None
 
 
@@ -464,11 +442,6 @@ def _example_close(ctx: Ctx) -> dict[str, Any] | None:
             continue
         return {"matter_id": m.id}
     return None
-
-
-def _example_ledger(ctx: Ctx) -> dict[str, Any] | None:
-    t = ctx.first(TrustTransaction)
-    return None if t is None else {"matter_id": t.matter_id}
 
 
 # -- domain tools -----------------------------------------------------------------------------
@@ -631,7 +604,16 @@ def log_expense(
     )
 
 
-@service.tool(intent="prepare the client's bill for the matter", write=True, example=_example_generate)
+@service.tool(
+    intent="prepare the client's bill for the matter",
+    write=True,
+    example=first_example(
+        Matter,
+        "matter_id",
+        where={"status": "open"},
+        match=lambda ctx, m: any(a.bill_id is None and a.billable for a in ctx.where(Activity, matter_id=m.id)),
+    ),
+)
 def generate_bill(ctx: Ctx, matter_id: MatterId, through: Date | None = None) -> Bill:
     """Draft a bill of a matter's unbilled billable entries up to a date, plus its flat fee if not billed yet.
 
@@ -706,7 +688,11 @@ def void_bill(ctx: Ctx, bill_id: BillId) -> Bill:
     return ctx.update(bill, status="void", balance=0)
 
 
-@service.tool(intent="deposit the client's retainer into trust", write=True, example=_example_deposit)
+@service.tool(
+    intent="deposit the client's retainer into trust",
+    write=True,
+    example=first_example(Matter, "matter_id", where={"status": "open"}, amount=5_000_00, reference="Retainer wire"),
+)
 def deposit_to_trust(
     ctx: Ctx, matter_id: MatterId, amount: Cents, reference: Text = "", date: Date | None = None
 ) -> TrustTransaction:
@@ -738,7 +724,13 @@ def pay_bill_from_trust(ctx: Ctx, bill_id: BillId, amount: Cents) -> Bill:
     return _settle(ctx, bill, amount)
 
 
-@service.tool(intent="record the client's payment of the bill", write=True, example=_example_pay)
+@service.tool(
+    intent="record the client's payment of the bill",
+    write=True,
+    example=first_example(
+        Bill, "bill_id", where={"status": "awaiting_payment"}, fields={"amount": "balance"}, method="check"
+    ),
+)
 def record_payment(ctx: Ctx, bill_id: BillId, amount: Cents, method: Literal["check", "card", "wire"] = "wire") -> Bill:
     """Record a payment the client made directly (not from trust) against an issued bill.
 
@@ -750,7 +742,19 @@ def record_payment(ctx: Ctx, bill_id: BillId, amount: Cents, method: Literal["ch
     return _settle(ctx, _payable_bill(ctx, bill_id, amount), amount)
 
 
-@service.tool(intent="refund the client's trust money", write=True, destructive=True, example=_example_refund)
+@service.tool(
+    intent="refund the client's trust money",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Matter,
+        "matter_id",
+        where={"status": "open"},
+        match=lambda ctx, m: m.trust_balance > 0,
+        fields={"amount": "trust_balance"},
+        reference="Unused retainer",
+    ),
+)
 def refund_trust(ctx: Ctx, matter_id: MatterId, amount: Cents, reference: Text = "") -> TrustTransaction:
     """Return money held in a matter's trust account to the client; at most the trust balance.
 
@@ -822,7 +826,9 @@ class TrustLedger(BaseModel):
     balance: Cents = Field(description="Held now in cents.")
 
 
-@service.tool(intent="show the matter's trust ledger", example=_example_ledger)
+@service.tool(
+    intent="show the matter's trust ledger", example=first_example(TrustTransaction, fields={"matter_id": "matter_id"})
+)
 def trust_ledger(ctx: Ctx, matter_id: MatterId) -> TrustLedger:
     """The trust account of a matter, movement by movement, with running balances.
 
@@ -878,36 +884,35 @@ WORK = (
 EXPENSES = (("Court filing fee", 350_00), ("Courier", 45_00), ("Expert report", 2_400_00), ("Registry search", 80_00))
 
 
-@service.seeder
-def seed(s: SeedContext) -> None:
-    """Timekeepers from the staff, company and private clients, matters with time, bills and trust money."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    cur = pop.home.place.currency
-    staff = sorted(pop.employees, key=lambda p: (p.hire_date, p.key))[:10]
+def _seed_users(s: SeedContext) -> list[User]:
+    """The ten longest-serving employees as partners, associates and paralegals (one inactive)."""
+    staff = sorted(s.population.employees, key=lambda p: (p.hire_date, p.key))[:10]
     users_: list[User] = []
     for i, p in enumerate(staff):
         role = "partner" if i < 3 else ("associate" if i < 7 else "paralegal")
         rate = {"partner": 450_00, "associate": 280_00, "paralegal": 120_00}[role] + 10_00 * (i % 3)
         users_.append(s.create(User, name=p.name, email=p.email, role=role, hourly_rate=rate, active=i != 6))
-    lawyers = [u for u in users_ if u.role != "paralegal" and u.active]
+    return users_
+
+
+def _seed_clients(s: SeedContext) -> list[Client]:
+    """Customer companies (through a contact) and consumers as clients."""
+    pop = s.population
     clients_: list[Client] = []
     for company in pop.customers[:14]:
-        people = pop.people_at(company)
-        if not people:
+        contact = pop.first_contact(company)
+        if contact is None:
             continue
         clients_.append(
             s.create(
                 Client,
                 type="company",
-                name=people[0].name,
+                name=contact.name,
                 company_name=company.name,
-                email=people[0].email,
+                email=contact.email,
                 phone=company.phone,
                 address=company.address,
-                created_at=now - dt.timedelta(days=400),
+                created_at=s.ago(days=400),
             )
         )
     for person in pop.consumers[:10]:
@@ -919,18 +924,161 @@ def seed(s: SeedContext) -> None:
                 email=person.email,
                 phone=person.phone,
                 address=person.address,
-                created_at=now - dt.timedelta(days=200),
+                created_at=s.ago(days=200),
             )
         )
+    return clients_
+
+
+def _seed_activities(s: SeedContext, k: int, n: int, matter: Matter, atty: User, users_: list[User]) -> list[Activity]:
+    """Time entries by the attorney and a paralegal, and for every other matter an expense."""
+    today = s.now.date()
+    opened = matter.open_date
+    entries: list[Activity] = []
+    for m in range(3 + n % 5):
+        helpers = users_[7:] or users_
+        u = [atty, helpers[m % len(helpers)]][m % 2]
+        if not u.active:
+            u = atty
+        day = min(today - dt.timedelta(days=1), opened + dt.timedelta(days=2 + m * 4))
+        mins = 6 * s.rng.randint(2, 40)
+        entries.append(
+            s.create(
+                Activity,
+                matter_id=matter.id,
+                user_id=u.id,
+                kind="time",
+                date=day,
+                minutes=mins,
+                rate=u.hourly_rate,
+                total=u.hourly_rate * mins // 60,
+                description=WORK[m % len(WORK)],
+                billable=matter.billing_method == "hourly",
+                created_at=utc_at(day, 18),
+            )
+        )
+    if n % 2 == 0:
+        label, amount = EXPENSES[k % len(EXPENSES)]
+        day = min(today - dt.timedelta(days=1), opened + dt.timedelta(days=5))
+        entries.append(
+            s.create(
+                Activity,
+                matter_id=matter.id,
+                user_id=atty.id,
+                kind="expense",
+                date=day,
+                total=amount,
+                description=label,
+                created_at=utc_at(day, 18, 30),
+            )
+        )
+    return entries
+
+
+def _refund_retainer(s: SeedContext, matter: Matter, balance: int) -> None:
+    s.create(
+        TrustTransaction,
+        matter_id=matter.id,
+        client_id=matter.client_id,
+        kind="refund",
+        amount=balance,
+        date=s.now.date() - dt.timedelta(days=4),
+        reference="Unused retainer",
+        balance_after=0,
+        created_at=s.ago(days=4),
+    )
+
+
+def _seed_billing(s: SeedContext, k: int, n: int, matter: Matter, client: Client, entries: list[Activity]) -> None:
+    """The matter's retainer, its bill for the older work (paid from trust first) and a closed matter's refund."""
+    today = s.now.date()
+    opened = matter.open_date
+    closed = matter.status == "closed"
+    balance = 0
+    if matter.billing_method != "contingency" and n % 3 != 2:
+        balance = (5_000_00, 10_000_00, 2_500_00)[k % 3]
+        s.create(
+            TrustTransaction,
+            matter_id=matter.id,
+            client_id=client.id,
+            kind="deposit",
+            amount=balance,
+            date=opened,
+            reference="Retainer",
+            balance_after=balance,
+            created_at=utc_at(opened, 12),
+        )
+    billable = [a for a in entries if a.billable]
+    # Older work is billed: closed matters entirely, open ones up to the first half.
+    to_bill = billable if closed else billable[: len(billable) // 2]
+    bill_fee = matter.flat_fee or 0
+    if not to_bill and not bill_fee:
+        if closed and balance:
+            _refund_retainer(s, matter, balance)
+            balance = 0
+        s.update(matter, trust_balance=balance)
+        return
+    total = bill_fee + sum(a.total for a in to_bill)
+    issued = opened + dt.timedelta(days=30)
+    issued = min(issued, today - dt.timedelta(days=2))
+    state = "paid" if closed or n % 4 == 0 else ("draft" if n % 4 == 1 else "awaiting_payment")
+    # Paid bills drew on the retainer first; issued ones only half of it so far.
+    from_trust = {"paid": min(balance, total), "awaiting_payment": min(balance, total) // 2}.get(state, 0)
+    paid = total if state == "paid" else from_trust
+    if paid == total and state != "draft":
+        state = "paid"
+    bill = s.create(
+        Bill,
+        matter_id=matter.id,
+        client_id=client.id,
+        client_email=client.email,
+        status=state,
+        activity_ids=[a.id for a in to_bill],
+        flat_fee=bill_fee,
+        total=total,
+        paid=paid,
+        balance=total - paid,
+        issue_date=None if state == "draft" else issued,
+        due_date=None if state == "draft" else issued + dt.timedelta(days=PAYMENT_DAYS),
+        updated_at=utc_at(issued, 9),
+    )
+    for a in to_bill:
+        s.update(a, bill_id=bill.id)
+    if from_trust:
+        balance -= from_trust
+        s.create(
+            TrustTransaction,
+            matter_id=matter.id,
+            client_id=client.id,
+            kind="bill_payment",
+            amount=from_trust,
+            date=issued,
+            bill_id=bill.id,
+            reference=f"Payment of {bill.number}",
+            balance_after=balance,
+            created_at=utc_at(issued, 12),
+        )
+    if closed and balance:
+        _refund_retainer(s, matter, balance)
+        balance = 0
+    s.update(matter, trust_balance=balance)
+
+
+@service.seeder
+def seed(s: SeedContext) -> None:
+    """Timekeepers from the staff, company and private clients, matters with time, bills and trust money."""
+    pop = s.population
+    today = s.now.date()
+    users_ = _seed_users(s)
+    lawyers = [u for u in users_ if u.role != "paralegal" and u.active]
+    clients_ = _seed_clients(s)
     client_names = {c.company_name for c in clients_ if c.company_name}
     outsiders = [c.name for c in pop.customers if c.name not in client_names]
     for k, client in enumerate(clients_):
         for j in range(1 + (k % 3 == 0)):
             desc, area, method = MATTERS[(k + j * 3) % len(MATTERS)]
             closed = (k + j) % 6 == 5
-            opened = today - dt.timedelta(days=20 + (k * 13 + j * 40) % 300)
             atty = lawyers[(k + j) % len(lawyers)]
-            fee = (1_500_00, 3_000_00)[k % 2] if method == "flat_fee" else None
             matter = s.create(
                 Matter,
                 client_id=client.id,
@@ -939,139 +1087,13 @@ def seed(s: SeedContext) -> None:
                 practice_area=area,
                 responsible_attorney_id=atty.id,
                 billing_method=method,
-                flat_fee=fee,
+                flat_fee=(1_500_00, 3_000_00)[k % 2] if method == "flat_fee" else None,
                 adverse_party=outsiders[(k + j) % len(outsiders)] if area == "litigation" and outsiders else None,
                 status="closed" if closed else ("pending" if (k + j) % 11 == 7 else "open"),
-                open_date=opened,
+                open_date=today - dt.timedelta(days=20 + (k * 13 + j * 40) % 300),
                 close_date=today - dt.timedelta(days=3) if closed else None,
-                currency=cur,
-                updated_at=now - dt.timedelta(days=2),
+                currency=pop.home.place.currency,
+                updated_at=s.ago(days=2),
             )
-            entries: list[Activity] = []
-            for n in range(3 + (k + j) % 5):
-                helpers = users_[7:] or users_
-                u = [atty, helpers[n % len(helpers)]][n % 2]
-                if not u.active:
-                    u = atty
-                day = min(today - dt.timedelta(days=1), opened + dt.timedelta(days=2 + n * 4))
-                mins = 6 * rng.randint(2, 40)
-                entries.append(
-                    s.create(
-                        Activity,
-                        matter_id=matter.id,
-                        user_id=u.id,
-                        kind="time",
-                        date=day,
-                        minutes=mins,
-                        rate=u.hourly_rate,
-                        total=u.hourly_rate * mins // 60,
-                        description=WORK[n % len(WORK)],
-                        billable=method == "hourly",
-                        created_at=dt.datetime.combine(day, dt.time(18, 0), tzinfo=dt.UTC),
-                    )
-                )
-            if (k + j) % 2 == 0:
-                label, amount = EXPENSES[k % len(EXPENSES)]
-                day = min(today - dt.timedelta(days=1), opened + dt.timedelta(days=5))
-                entries.append(
-                    s.create(
-                        Activity,
-                        matter_id=matter.id,
-                        user_id=atty.id,
-                        kind="expense",
-                        date=day,
-                        total=amount,
-                        description=label,
-                        created_at=dt.datetime.combine(day, dt.time(18, 30), tzinfo=dt.UTC),
-                    )
-                )
-            balance = 0
-            retainer = 0
-            if method != "contingency" and (k + j) % 3 != 2:
-                retainer = (5_000_00, 10_000_00, 2_500_00)[k % 3]
-                balance = retainer
-                s.create(
-                    TrustTransaction,
-                    matter_id=matter.id,
-                    client_id=client.id,
-                    kind="deposit",
-                    amount=retainer,
-                    date=opened,
-                    reference="Retainer",
-                    balance_after=balance,
-                    created_at=dt.datetime.combine(opened, dt.time(12, 0), tzinfo=dt.UTC),
-                )
-            billable = [a for a in entries if a.billable]
-            # Older work is billed: closed matters entirely, open ones up to the first half.
-            to_bill = billable if closed else billable[: len(billable) // 2]
-            bill_fee = fee or 0
-            if not to_bill and not bill_fee:
-                if closed and balance:
-                    s.create(
-                        TrustTransaction,
-                        matter_id=matter.id,
-                        client_id=client.id,
-                        kind="refund",
-                        amount=balance,
-                        date=today - dt.timedelta(days=4),
-                        reference="Unused retainer",
-                        balance_after=0,
-                        created_at=now - dt.timedelta(days=4),
-                    )
-                    balance = 0
-                s.update(matter, trust_balance=balance)
-                continue
-            total = bill_fee + sum(a.total for a in to_bill)
-            issued = opened + dt.timedelta(days=30)
-            issued = min(issued, today - dt.timedelta(days=2))
-            state = "paid" if closed or (k + j) % 4 == 0 else ("draft" if (k + j) % 4 == 1 else "awaiting_payment")
-            # Paid bills drew on the retainer first; issued ones only half of it so far.
-            from_trust = {"paid": min(balance, total), "awaiting_payment": min(balance, total) // 2}.get(state, 0)
-            paid = total if state == "paid" else from_trust
-            if paid == total and state != "draft":
-                state = "paid"
-            bill = s.create(
-                Bill,
-                matter_id=matter.id,
-                client_id=client.id,
-                client_email=client.email,
-                status=state,
-                activity_ids=[a.id for a in to_bill],
-                flat_fee=bill_fee,
-                total=total,
-                paid=paid,
-                balance=total - paid,
-                issue_date=None if state == "draft" else issued,
-                due_date=None if state == "draft" else issued + dt.timedelta(days=PAYMENT_DAYS),
-                updated_at=dt.datetime.combine(issued, dt.time(9, 0), tzinfo=dt.UTC),
-            )
-            for a in to_bill:
-                s.update(a, bill_id=bill.id)
-            if from_trust:
-                balance -= from_trust
-                s.create(
-                    TrustTransaction,
-                    matter_id=matter.id,
-                    client_id=client.id,
-                    kind="bill_payment",
-                    amount=from_trust,
-                    date=issued,
-                    bill_id=bill.id,
-                    reference=f"Payment of {bill.number}",
-                    balance_after=balance,
-                    created_at=dt.datetime.combine(issued, dt.time(12, 0), tzinfo=dt.UTC),
-                )
-            if closed and balance:
-                s.create(
-                    TrustTransaction,
-                    matter_id=matter.id,
-                    client_id=client.id,
-                    kind="refund",
-                    amount=balance,
-                    date=today - dt.timedelta(days=4),
-                    reference="Unused retainer",
-                    balance_after=0,
-                    created_at=now - dt.timedelta(days=4),
-                )
-                balance = 0
-            s.update(matter, trust_balance=balance)
+            entries = _seed_activities(s, k, k + j, matter, atty, users_)
+            _seed_billing(s, k, k + j, matter, client, entries)

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -41,6 +41,9 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped
+from compoworld.services.kit.time import add_months
 
 __all__ = ["service"]
 
@@ -108,7 +111,7 @@ class Budget(Record):
     """When it last changed."""
 
 
-class Campaign(Record):
+class Campaign(Timestamped):
     """An advertising campaign: channel, bidding, budget, dates and serving status."""
 
     id: CampaignId
@@ -132,10 +135,6 @@ class Campaign(Record):
     """Last day it may serve; null: no end."""
     final_url_suffix: str = ""
     """Tracking parameters appended to every landing page URL."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class AdGroup(Record):
@@ -154,7 +153,7 @@ class AdGroup(Record):
     """For shopping campaigns: the product the group advertises."""
 
 
-class Ad(Record):
+class Ad(Created):
     """A responsive search ad in an ad group, with its policy review."""
 
     id: AdId
@@ -172,8 +171,6 @@ class Ad(Record):
     """Policy review result; disapproved ads do not serve."""
     policy_topics: tuple[str, ...] = ()
     """Policies the ad was found to break."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Keyword(Record):
@@ -548,13 +545,6 @@ def _example_ad(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_enable(ctx: Ctx) -> dict[str, Any] | None:
-    for campaign in ctx.where(Campaign, status="PAUSED"):
-        if not _serving_problems(ctx, campaign):
-            return {"campaign_id": campaign.id}
-    return None
-
-
 def _example_performance(ctx: Ctx) -> dict[str, Any] | None:
     stat = ctx.first(CampaignStat)
     if stat is None:
@@ -569,18 +559,18 @@ def _example_performance(ctx: Ctx) -> dict[str, Any] | None:
 # -- domain tools -----------------------------------------------------------------------------
 
 
-def _example_create_campaign(ctx: Ctx) -> dict[str, Any] | None:
-    for budget in ctx.where(Budget, explicitly_shared=True):
-        return {
-            "account_id": budget.account_id,
-            "name": "Search - Spring sale",
-            "channel": "SEARCH",
-            "budget_id": budget.id,
-        }
-    return None
-
-
-@service.tool(intent="create an ad campaign", write=True, example=_example_create_campaign)
+@service.tool(
+    intent="create an ad campaign",
+    write=True,
+    example=first_example(
+        Budget,
+        "budget_id",
+        where={"explicitly_shared": True},
+        fields={"account_id": "account_id"},
+        name="Search - Spring sale",
+        channel="SEARCH",
+    ),
+)
 def create_campaign(
     ctx: Ctx,
     account_id: AccountId,
@@ -697,7 +687,13 @@ def _serving_problems(ctx: Ctx, campaign: Campaign) -> list[str]:
     return problems
 
 
-@service.tool(intent="enable the ad campaign so it serves", write=True, example=_example_enable)
+@service.tool(
+    intent="enable the ad campaign so it serves",
+    write=True,
+    example=first_example(
+        Campaign, "campaign_id", where={"status": "PAUSED"}, match=lambda ctx, c: not _serving_problems(ctx, c)
+    ),
+)
 def enable_campaign(ctx: Ctx, campaign_id: CampaignId) -> Campaign:
     """Enable a paused campaign so that it serves.
 
@@ -854,14 +850,18 @@ DESCRIPTIONS = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Two ad accounts of the home company with budgets, campaigns in every status, ads, keywords, spend, invoices."""
+    accts = _seed_accounts(s)
+    _seed_campaigns(s, accts)
+    _seed_invoices(s, accts)
+
+
+def _seed_accounts(s: SeedContext) -> list[Account]:
     pop = s.population
     home = pop.home
-    rng = s.rng
-    today = s.now.date()
-    marketing = [p for p in pop.employees if p.department == "Marketing"] or list(pop.employees)
-    finance = [p for p in pop.employees if p.department == "Finance"] or list(pop.employees)
+    marketing = pop.staff("Marketing")
+    finance = pop.staff("Finance")
     cur = home.place.currency
-    accts = [
+    return [
         s.create(
             Account,
             descriptive_name=home.name,
@@ -880,19 +880,28 @@ def seed(s: SeedContext) -> None:
             status="ENABLED",
         ),
     ]
+
+
+PLANS: tuple[tuple[int, Channel, Status, Bidding], ...] = (
+    (0, "SEARCH", "ENABLED", "MANUAL_CPC"),
+    (0, "SEARCH", "ENABLED", "MAXIMIZE_CLICKS"),
+    (0, "SHOPPING", "ENABLED", "MANUAL_CPC"),
+    (0, "DISPLAY", "PAUSED", "MAXIMIZE_CONVERSIONS"),
+    (0, "SEARCH", "PAUSED", "MANUAL_CPC"),
+    (1, "SEARCH", "ENABLED", "TARGET_CPA"),
+    (1, "SHOPPING", "PAUSED", "MANUAL_CPC"),
+    (1, "SEARCH", "REMOVED", "MANUAL_CPC"),
+)
+"""The seeded campaigns: account index, channel, status and bidding."""
+
+
+def _seed_campaigns(s: SeedContext, accts: list[Account]) -> None:
+    """The planned campaigns, each with its budget, ad groups and daily stats, drawn in that order."""
+    rng = s.rng
+    today = s.now.date()
     shared = s.create(Budget, account_id=accts[0].id, name="Shared brand budget", amount=150_00, explicitly_shared=True)
-    categories = sorted({p.category for p in pop.products})
-    plans: tuple[tuple[int, Channel, Status, Bidding], ...] = (
-        (0, "SEARCH", "ENABLED", "MANUAL_CPC"),
-        (0, "SEARCH", "ENABLED", "MAXIMIZE_CLICKS"),
-        (0, "SHOPPING", "ENABLED", "MANUAL_CPC"),
-        (0, "DISPLAY", "PAUSED", "MAXIMIZE_CONVERSIONS"),
-        (0, "SEARCH", "PAUSED", "MANUAL_CPC"),
-        (1, "SEARCH", "ENABLED", "TARGET_CPA"),
-        (1, "SHOPPING", "PAUSED", "MANUAL_CPC"),
-        (1, "SEARCH", "REMOVED", "MANUAL_CPC"),
-    )
-    for n, (a, channel, status, bidding) in enumerate(plans):
+    categories = sorted({p.category for p in s.population.products})
+    for n, (a, channel, status, bidding) in enumerate(PLANS):
         acct = accts[a]
         category = categories[n % len(categories)]
         if n in (0, 1):
@@ -920,77 +929,93 @@ def seed(s: SeedContext) -> None:
             final_url_suffix="utm_source=reachpoint&utm_medium=cpc",
             created_at=s.now - dt.timedelta(days=(today - start).days + 2),
         )
-        products = [p for p in pop.products if p.category == category][:3]
-        for g, product in enumerate(products[:2]):
-            group = s.create(
-                AdGroup,
-                campaign_id=campaign.id,
-                name=product.name,
-                status="PAUSED" if g == 1 and n % 3 == 0 else "ENABLED",
-                cpc_bid=rng.choice((45, 60, 85, 120, 150)) if bidding == "MANUAL_CPC" else None,
-                promoted_sku=product.sku if channel == "SHOPPING" else None,
-            )
-            if channel != "SEARCH":
-                continue
-            url = f"https://www.{home.domain}/products/{product.sku.lower()}"
-            heads = tuple(h.format(name=product.name, category=category)[:30] for h in HEADLINES)
-            descs = tuple(d.format(category=category, company=home.name)[:90] for d in DESCRIPTIONS)
-            s.create(Ad, ad_group_id=group.id, headlines=heads, descriptions=descs, final_url=url)
-            if g == 0 and n == 4:
-                bad = ("BEST PRICES EVER", "Buy now!", product.name[:30])
-                s.create(
-                    Ad,
-                    ad_group_id=group.id,
-                    headlines=bad,
-                    descriptions=descs,
-                    final_url=url,
-                    policy_status="DISAPPROVED",
-                    policy_topics=("PUNCTUATION_IN_HEADLINE", "EXCESSIVE_CAPITALIZATION"),
-                )
-            words = product.name.lower().split()
-            texts = (words[-1], " ".join(words), f"{words[-1]} {category}", f"buy {words[-1]}")
-            for k, text in enumerate(texts):
-                if n == 4 and g == 0:
-                    break  # the paused campaign's first group has no keywords yet
-                s.create(
-                    Keyword,
-                    ad_group_id=group.id,
-                    text=text,
-                    match_type=("BROAD", "EXACT", "PHRASE", "PHRASE")[k],
-                    cpc_bid=None if k else 95,
-                )
-            s.create(Keyword, ad_group_id=group.id, text="free", match_type="BROAD", negative=True)
-        if status == "REMOVED":
+        _seed_ad_groups(s, campaign, n, category)
+        if status != "REMOVED":
+            _seed_stats(s, campaign, budget)
+
+
+def _seed_ad_groups(s: SeedContext, campaign: Campaign, n: int, category: str) -> None:
+    """Two ad groups of the ``n``-th campaign; in search campaigns with ads and keywords."""
+    home = s.population.home
+    products = [p for p in s.population.products if p.category == category][:3]
+    for g, product in enumerate(products[:2]):
+        group = s.create(
+            AdGroup,
+            campaign_id=campaign.id,
+            name=product.name,
+            status="PAUSED" if g == 1 and n % 3 == 0 else "ENABLED",
+            cpc_bid=s.rng.choice((45, 60, 85, 120, 150)) if campaign.bidding_strategy == "MANUAL_CPC" else None,
+            promoted_sku=product.sku if campaign.channel == "SHOPPING" else None,
+        )
+        if campaign.channel != "SEARCH":
             continue
-        serving_days = min(28, (today - start).days + 1)
-        for d in range(serving_days):
-            day = today - dt.timedelta(days=d)
-            if status == "PAUSED" and d < 7:
-                continue  # paused a week ago
-            imp = rng.randint(300, 4000)
-            clicks = imp * rng.randint(1, 7) // 100
-            cost = min(budget.amount, clicks * rng.randint(30, 140))
-            if d == 0:
-                cost = min(cost, budget.amount // 2)  # half a day so far
-            conv = clicks * rng.randint(0, 12) // 100
+        url = f"https://www.{home.domain}/products/{product.sku.lower()}"
+        heads = tuple(h.format(name=product.name, category=category)[:30] for h in HEADLINES)
+        descs = tuple(d.format(category=category, company=home.name)[:90] for d in DESCRIPTIONS)
+        s.create(Ad, ad_group_id=group.id, headlines=heads, descriptions=descs, final_url=url)
+        if g == 0 and n == 4:
+            bad = ("BEST PRICES EVER", "Buy now!", product.name[:30])
             s.create(
-                CampaignStat,
-                campaign_id=campaign.id,
-                date=day,
-                impressions=imp,
-                clicks=clicks,
-                cost=cost,
-                conversions=conv,
-                conversion_value=conv * rng.randint(30, 180) * 100,
+                Ad,
+                ad_group_id=group.id,
+                headlines=bad,
+                descriptions=descs,
+                final_url=url,
+                policy_status="DISAPPROVED",
+                policy_topics=("PUNCTUATION_IN_HEADLINE", "EXCESSIVE_CAPITALIZATION"),
             )
+        words = product.name.lower().split()
+        texts = (words[-1], " ".join(words), f"{words[-1]} {category}", f"buy {words[-1]}")
+        for k, text in enumerate(texts):
+            if n == 4 and g == 0:
+                break  # the paused campaign's first group has no keywords yet
+            s.create(
+                Keyword,
+                ad_group_id=group.id,
+                text=text,
+                match_type=("BROAD", "EXACT", "PHRASE", "PHRASE")[k],
+                cpc_bid=None if k else 95,
+            )
+        s.create(Keyword, ad_group_id=group.id, text="free", match_type="BROAD", negative=True)
+
+
+def _seed_stats(s: SeedContext, campaign: Campaign, budget: Budget) -> None:
+    """Up to four weeks of the campaign's daily metrics, none for the last week of a paused one."""
+    rng = s.rng
+    today = s.now.date()
+    serving_days = min(28, (today - campaign.start_date).days + 1)
+    for d in range(serving_days):
+        day = today - dt.timedelta(days=d)
+        if campaign.status == "PAUSED" and d < 7:
+            continue  # paused a week ago
+        imp = rng.randint(300, 4000)
+        clicks = imp * rng.randint(1, 7) // 100
+        cost = min(budget.amount, clicks * rng.randint(30, 140))
+        if d == 0:
+            cost = min(cost, budget.amount // 2)  # half a day so far
+        conv = clicks * rng.randint(0, 12) // 100
+        s.create(
+            CampaignStat,
+            campaign_id=campaign.id,
+            date=day,
+            impressions=imp,
+            clicks=clicks,
+            cost=cost,
+            conversions=conv,
+            conversion_value=conv * rng.randint(30, 180) * 100,
+        )
+
+
+def _seed_invoices(s: SeedContext, accts: list[Account]) -> None:
+    """Invoices of the last three months for each account."""
+    today = s.now.date()
     k = 0
     for acct in accts:
         for months_back in (3, 2, 1):
-            year, month = today.year, today.month - months_back
-            while month < 1:
-                year, month = year - 1, month + 12
+            billed = add_months(today.replace(day=1), -months_back)
+            year, month = billed.year, billed.month
             k += 1
-            subtotal = rng.randint(800, 4000) * 100
+            subtotal = s.rng.randint(800, 4000) * 100
             tax = subtotal * 19 // 100
             issued = dt.date(year, month, 28) + dt.timedelta(days=5)
             s.create(

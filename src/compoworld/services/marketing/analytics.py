@@ -42,7 +42,10 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
-from compoworld.world import commerce as links
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import utc_at
+from compoworld.world.commerce import first_order_numbers
 
 __all__ = ["service"]
 
@@ -69,7 +72,7 @@ Plan = Literal["free", "starter", "pro", "enterprise"]
 TRACK_WINDOW = dt.timedelta(days=5)
 
 
-class Project(Record):
+class Project(Created):
     """An analytics project: one product whose events and users are analysed together."""
 
     id: ProjectId
@@ -81,8 +84,6 @@ class Project(Record):
     """E-mail of the project owner."""
     enforce_schema: bool = False
     """Whether only events defined in the lexicon are accepted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class EventDefinition(Record):
@@ -330,11 +331,6 @@ def _example_track(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_profile(ctx: Ctx) -> dict[str, Any] | None:
-    project = ctx.first(Project)
-    return None if project is None else {"project_id": project.id, "distinct_id": "new-user-1", "plan": "free"}
-
-
 def _example_merge(ctx: Ctx) -> dict[str, Any] | None:
     for anon in ctx.scan(Profile):
         if anon.email is None:
@@ -446,7 +442,12 @@ def track_event(
     return made
 
 
-@service.tool(intent="set properties on the user's profile", write=True, idempotent=True, example=_example_profile)
+@service.tool(
+    intent="set properties on the user's profile",
+    write=True,
+    idempotent=True,
+    example=first_example(Project, "project_id", distinct_id="new-user-1", plan="free"),
+)
 def set_profile(
     ctx: Ctx,
     project_id: ProjectId,
@@ -619,7 +620,7 @@ def _span(from_date: dt.date, to_date: dt.date) -> tuple[dt.datetime, dt.datetim
         raise RuleViolation("the period ends before it starts", field="to_date", hint="swap the dates")
     if (to_date - from_date).days > 366:
         raise RuleViolation("a query covers at most 366 days", field="to_date", hint="ask for a shorter period")
-    start = dt.datetime(from_date.year, from_date.month, from_date.day, tzinfo=dt.UTC)
+    start = utc_at(from_date)
     return start, start + dt.timedelta(days=(to_date - from_date).days + 1)
 
 
@@ -754,18 +755,24 @@ APP_EVENTS = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """A web-shop project with consumers' browsing and orders, and a schema-enforced app project for contacts."""
+    shop, app = _seed_projects(s)
+    seen: dict[str, list[dt.datetime]] = {}
+    _seed_shop_users(s, shop, seen)
+    _seed_app_users(s, app, seen)
+    _seed_cohorts_and_funnels(s, shop, app)
+
+
+def _seed_projects(s: SeedContext) -> tuple[Project, Project]:
+    """The web-shop and the customer-app project with their lexicons."""
     pop = s.population
-    rng = s.rng
-    now = s.now
     home = pop.home
-    cur = home.place.currency
-    analysts = [p for p in pop.employees if p.department in ("Marketing", "Engineering")] or list(pop.employees)
+    analysts = pop.staff("Marketing", "Engineering")
     shop = s.create(
         Project,
         name=f"{home.name} web shop",
         timezone=home.place.timezone,
         owner_email=analysts[0].email,
-        created_at=now - dt.timedelta(days=400),
+        created_at=s.now - dt.timedelta(days=400),
     )
     app = s.create(
         Project,
@@ -773,49 +780,68 @@ def seed(s: SeedContext) -> None:
         timezone=home.place.timezone,
         owner_email=analysts[-1].email,
         enforce_schema=True,
-        created_at=now - dt.timedelta(days=300),
+        created_at=s.now - dt.timedelta(days=300),
     )
     for name, desc in SHOP_EVENTS:
         s.create(EventDefinition, project_id=shop.id, name=name, description=desc, verified=name != "signed_up")
     for name, desc in APP_EVENTS:
         s.create(EventDefinition, project_id=app.id, name=name, description=desc, hidden=name == "legacy_export")
+    return shop, app
+
+
+def _seed_event(
+    s: SeedContext,
+    seen: dict[str, list[dt.datetime]],
+    project: Project,
+    name: str,
+    did: str,
+    when: dt.datetime,
+    **props: Any,
+) -> None:
+    """Track one event and note its time under the user, whose profile's first and last seen come from ``seen``."""
+    s.create(Event, project_id=project.id, name=name, distinct_id=did, time=when, received_at=when, **props)
+    seen.setdefault(f"{project.id}/{did}", []).append(when)
+
+
+def _seed_shop_users(s: SeedContext, shop: Project, seen: dict[str, list[dt.datetime]]) -> None:
+    """Consumers' browsing, their first orders (as the commerce contract places them) and their profiles."""
+    pop = s.population
+    rng = s.rng
     products = pop.products
-    page = f"https://www.{home.domain}"
-
-    seen: dict[str, list[dt.datetime]] = {}
-
-    def ev(project: Project, name: str, did: str, when: dt.datetime, **props: Any) -> None:
-        s.create(Event, project_id=project.id, name=name, distinct_id=did, time=when, received_at=when, **props)
-        seen.setdefault(f"{project.id}/{did}", []).append(when)
-
+    page = f"https://www.{pop.home.domain}"
+    orders = first_order_numbers(pop)
     for i, p in enumerate(pop.consumers):
         did = f"user-{i + 1:04d}"
-        t = now - dt.timedelta(days=rng.randint(8, 28), hours=rng.randint(0, 20))
+        t = s.now - dt.timedelta(days=rng.randint(8, 28), hours=rng.randint(0, 20))
         for _ in range(1 + i % 4):
             product = products[rng.randrange(len(products))]
-            ev(shop, "page_viewed", did, t, page_url=page + "/")
+            _seed_event(s, seen, shop, "page_viewed", did, t, page_url=page + "/")
             t += dt.timedelta(minutes=2)
-            ev(shop, "product_viewed", did, t, page_url=f"{page}/products/{product.sku.lower()}", sku=product.sku)
+            url = f"{page}/products/{product.sku.lower()}"
+            _seed_event(s, seen, shop, "product_viewed", did, t, page_url=url, sku=product.sku)
             if rng.random() < 0.55:
                 t += dt.timedelta(minutes=3)
-                ev(shop, "added_to_cart", did, t, sku=product.sku)
+                _seed_event(s, seen, shop, "added_to_cart", did, t, sku=product.sku)
             t += dt.timedelta(hours=rng.randint(5, 40))
-        if links.places_first_order(i) and i % 3 != 1:
+        order = orders.get(p.email)
+        if order is not None and i % 3 != 1:
             product = products[i % len(products)]
             t += dt.timedelta(minutes=5)
-            ev(shop, "added_to_cart", did, t, sku=product.sku)
+            _seed_event(s, seen, shop, "added_to_cart", did, t, sku=product.sku)
             t += dt.timedelta(minutes=4)
-            ev(shop, "checkout_started", did, t, page_url=f"{page}/checkout")
+            _seed_event(s, seen, shop, "checkout_started", did, t, page_url=f"{page}/checkout")
             t += dt.timedelta(minutes=6)
-            ev(
+            _seed_event(
+                s,
+                seen,
                 shop,
                 "order_completed",
                 did,
                 t,
-                order_number=links.first_order_number(i),
+                order_number=order,
                 sku=product.sku,
                 revenue=product.price_cents,
-                currency=cur,
+                currency=pop.home.place.currency,
             )
         known = i % 5 != 4
         times = seen[f"{shop.id}/{did}"]
@@ -830,19 +856,26 @@ def seed(s: SeedContext) -> None:
             first_seen=min(times),
             last_seen=max(times),
         )
+
+
+def _seed_app_users(s: SeedContext, app: Project, seen: dict[str, list[dt.datetime]]) -> None:
+    """Business contacts' logins and reports in the customer app, and their profiles with a plan."""
+    pop = s.population
+    rng = s.rng
+    now = s.now
     plans: tuple[Plan, ...] = ("free", "starter", "pro", "enterprise")
     for i, p in enumerate(pop.contacts):
         company = pop.company_of(p)
         did = p.email
-        plan = plans[i % 4]
         first = now - dt.timedelta(days=rng.randint(2, 60))
         for k in range(rng.randint(1, 12)):
             when = min(first + dt.timedelta(days=2 * k, hours=rng.randint(0, 9)), now - dt.timedelta(hours=2))
-            ev(app, "logged_in", did, when)
+            _seed_event(s, seen, app, "logged_in", did, when)
             if k % 3 == 1:
-                ev(app, "report_created", did, when + dt.timedelta(minutes=10))
+                _seed_event(s, seen, app, "report_created", did, when + dt.timedelta(minutes=10))
         if i % 6 == 0:
-            ev(app, "teammate_invited", did, max(seen[f"{app.id}/{did}"]) + dt.timedelta(minutes=20))
+            invited = max(seen[f"{app.id}/{did}"]) + dt.timedelta(minutes=20)
+            _seed_event(s, seen, app, "teammate_invited", did, invited)
         times = seen[f"{app.id}/{did}"]
         s.create(
             Profile,
@@ -851,12 +884,15 @@ def seed(s: SeedContext) -> None:
             email=p.email,
             name=p.name,
             company=company.name if company else None,
-            plan=plan,
+            plan=plans[i % 4],
             country=p.place.country,
             city=p.place.city,
             first_seen=min(times),
             last_seen=max(times),
         )
+
+
+def _seed_cohorts_and_funnels(s: SeedContext, shop: Project, app: Project) -> None:
     s.create(
         Cohort, project_id=shop.id, name="Repeat browsers", event_name="product_viewed", min_count=3, within_days=30
     )

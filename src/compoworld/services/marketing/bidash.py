@@ -18,7 +18,7 @@ import datetime as dt
 import hashlib
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
@@ -39,6 +39,10 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Value
+from compoworld.services.kit.time import add_months
+from compoworld.world.org import is_lead
 
 __all__ = ["service"]
 
@@ -99,10 +103,8 @@ class DataSource(Record):
     """When its schema was last synced."""
 
 
-class Column(BaseModel):
+class Column(Value):
     """A column of a table."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: ColumnName = Field(description="Column name.")
     type: Literal["number", "text", "date", "money"] = Field(description="Kind of values.")
@@ -156,7 +158,7 @@ class Question(Record):
     """When it last changed."""
 
 
-class Dashboard(Record):
+class Dashboard(Created):
     """A dashboard of questions."""
 
     id: DashboardId
@@ -168,8 +170,6 @@ class Dashboard(Record):
     """E-mail of the creator."""
     public_url: Url | None = None
     """Public sharing link, if shared."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Dashcard(Record):
@@ -447,13 +447,6 @@ def _example_question(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_run(ctx: Ctx) -> dict[str, Any] | None:
-    for q in ctx.where(Question, archived=False):
-        if ctx.get(DataSource, q.source_id).status == "active":
-            return {"question_id": q.id}
-    return None
-
-
 def _example_add_card(ctx: Ctx) -> dict[str, Any] | None:
     dash = ctx.first(Dashboard)
     q = ctx.first(Question, archived=False)
@@ -477,19 +470,9 @@ def _example_subscribe(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_send(ctx: Ctx) -> dict[str, Any] | None:
-    sub = ctx.first(Subscription, enabled=True)
-    return None if sub is None else {"subscription_id": sub.id}
-
-
 def _example_sync(ctx: Ctx) -> dict[str, Any] | None:
     src = ctx.first(DataSource, status="sync_failed") or ctx.first(DataSource, status="active")
     return None if src is None else {"data_source_id": src.id}
-
-
-def _example_archive(ctx: Ctx) -> dict[str, Any] | None:
-    q = ctx.first(Question, archived=False)
-    return None if q is None else {"question_id": q.id}
 
 
 # -- domain tools -----------------------------------------------------------------------------
@@ -575,7 +558,15 @@ def _value(seed: int, qid: str, label: str, base: int) -> float:
     return float(base // 40 + h % max(1, base // 10 + 1))
 
 
-@service.tool(intent="run the saved question", example=_example_run)
+@service.tool(
+    intent="run the saved question",
+    example=first_example(
+        Question,
+        "question_id",
+        where={"archived": False},
+        match=lambda ctx, q: ctx.get(DataSource, q.source_id).status == "active",
+    ),
+)
 def run_question(ctx: Ctx, question_id: QuestionId) -> Result:
     """Run a saved question on its data source and return the result rows.
 
@@ -605,12 +596,8 @@ def run_question(ctx: Ctx, question_id: QuestionId) -> Result:
             d = today - dt.timedelta(days=k)
             rows.append(ResultRow(label=d.isoformat(), date=d, value=_value(seed, q.id, d.isoformat(), base)))
     elif q.group_by == "month":
-        y, m = today.year, today.month
         for k in range(5, -1, -1):
-            mm, yy = m - k, y
-            while mm < 1:
-                mm, yy = mm + 12, yy - 1
-            d = dt.date(yy, mm, 1)
+            d = add_months(today.replace(day=1), -k)
             rows.append(ResultRow(label=d.strftime("%Y-%m"), date=d, value=_value(seed, q.id, d.isoformat(), base)))
     elif q.group_by == "product":
         for p in pop.products:
@@ -631,7 +618,11 @@ class Archived(BaseModel):
     removed_from_dashboards: list[DashboardId] = Field(description="Dashboards it was removed from.")
 
 
-@service.tool(intent="archive the question", write=True, example=_example_archive)
+@service.tool(
+    intent="archive the question",
+    write=True,
+    example=first_example(Question, "question_id", where={"archived": False}),
+)
 def archive_question(ctx: Ctx, question_id: QuestionId) -> Archived:
     """Archive a question: it leaves every dashboard it was on and no longer runs.
 
@@ -752,7 +743,11 @@ class Sent(BaseModel):
     cards: int = Field(description="Questions included.")
 
 
-@service.tool(intent="send the dashboard subscription now", write=True, example=_example_send)
+@service.tool(
+    intent="send the dashboard subscription now",
+    write=True,
+    example=first_example(Subscription, "subscription_id", where={"enabled": True}),
+)
 def send_subscription_now(ctx: Ctx, subscription_id: SubscriptionId) -> Sent:
     """Send an enabled subscription's dashboard to its recipients right away.
 
@@ -859,9 +854,16 @@ TABLES: dict[str, tuple[tuple[str, str, int, tuple[Column, ...]], ...]] = {
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Staff users, four data sources, questions, two dashboards laid out on the grid, subscriptions, deliveries."""
+    admin, analysts = _seed_users(s)
+    srcs, tables_by = _seed_sources(s, admin)
+    made = _seed_questions(s, srcs, tables_by, admin, analysts)
+    sales_dash, ops_dash = _seed_dashboards(s, made, admin, analysts)
+    _seed_subscriptions(s, sales_dash, ops_dash, admin, analysts)
+
+
+def _seed_users(s: SeedContext) -> tuple[User, list[User]]:
+    """Users from the departments that use BI; returns the first admin and the active analysts."""
     pop = s.population
-    now = s.now
-    home = pop.home
     roles = {
         "Engineering": "analyst",
         "Finance": "analyst",
@@ -874,7 +876,11 @@ def seed(s: SeedContext) -> None:
         role = roles[p.department or ""] if i >= 2 else "admin"
         users_made.append(s.create(User, name=p.name, email=p.email, role=role, active=i % 11 != 10))
     admin = users_made[0]
-    analysts = [u for u in users_made if u.role == "analyst" and u.active] or [admin]
+    return admin, [u for u in users_made if u.role == "analyst" and u.active] or [admin]
+
+
+def _seed_sources(s: SeedContext, admin: User) -> tuple[dict[str, DataSource], dict[str, list[Table]]]:
+    """The four data sources and their tables, both by source name."""
     specs = (
         ("Shop database", "postgres", "active"),
         ("Support warehouse", "bigquery", "active"),
@@ -888,27 +894,42 @@ def seed(s: SeedContext) -> None:
             DataSource,
             name=name,
             engine=engine,
-            host=f"{engine}.{name.split()[0].lower()}.{home.domain}",
+            host=f"{engine}.{name.split()[0].lower()}.{s.population.home.domain}",
             status=status,
             owner_email=admin.email,
-            last_synced_at=now - dt.timedelta(hours=6 if status == "active" else 24 * 9),
+            last_synced_at=s.now - dt.timedelta(hours=6 if status == "active" else 24 * 9),
         )
         srcs[name] = src
         tables_by[name] = [
             s.create(Table, source_id=src.id, name=t, display_name=d, row_count=n, columns=cols)
             for t, d, n, cols in TABLES[name]
         ]
-    plan: tuple[tuple[str, str, str, Aggregation, str | None, GroupBy, str], ...] = (
-        ("Revenue by month", "Shop database", "orders", "sum", "total", "month", "line"),
-        ("Orders per day", "Shop database", "orders", "count", None, "day", "bar"),
-        ("Units sold by product", "Shop database", "order_items", "sum", "quantity", "product", "bar"),
-        ("Revenue by country", "Shop database", "orders", "sum", "total", "country", "pie"),
-        ("New customers", "Shop database", "customers", "count", None, "month", "number"),
-        ("Average reply time (minutes)", "Support warehouse", "tickets", "avg", "reply_minutes", "none", "number"),
-        ("Ad spend by campaign", "Marketing lake", "ad_spend", "sum", "cost", "none", "table"),
-    )
+    return srcs, tables_by
+
+
+QUESTIONS: tuple[tuple[str, str, str, Aggregation, str | None, GroupBy, str], ...] = (
+    ("Revenue by month", "Shop database", "orders", "sum", "total", "month", "line"),
+    ("Orders per day", "Shop database", "orders", "count", None, "day", "bar"),
+    ("Units sold by product", "Shop database", "order_items", "sum", "quantity", "product", "bar"),
+    ("Revenue by country", "Shop database", "orders", "sum", "total", "country", "pie"),
+    ("New customers", "Shop database", "customers", "count", None, "month", "number"),
+    ("Average reply time (minutes)", "Support warehouse", "tickets", "avg", "reply_minutes", "none", "number"),
+    ("Ad spend by campaign", "Marketing lake", "ad_spend", "sum", "cost", "none", "table"),
+)
+"""The seeded structured questions: name, source, table, aggregation, column, breakdown and display."""
+
+
+def _seed_questions(
+    s: SeedContext,
+    srcs: dict[str, DataSource],
+    tables_by: dict[str, list[Table]],
+    admin: User,
+    analysts: list[User],
+) -> list[Question]:
+    """The structured questions, a native SQL one and an archived one, in that order."""
+    now = s.now
     made: list[Question] = []
-    for k, (qname, src_name, tname, agg, col, grp, disp) in enumerate(plan):
+    for k, (qname, src_name, tname, agg, col, grp, disp) in enumerate(QUESTIONS):
         table = next(t for t in tables_by[src_name] if t.name == tname)
         made.append(
             s.create(
@@ -954,6 +975,18 @@ def seed(s: SeedContext) -> None:
             updated_at=now - dt.timedelta(days=200),
         )
     )
+    return made
+
+
+SALES_LAYOUT = ((0, 0, 0, 12, 6), (1, 12, 0, 12, 6), (2, 0, 6, 16, 8), (3, 16, 6, 8, 8), (7, 0, 14, 24, 8))
+"""The sales dashboard's cards: question index, column, row, width and height."""
+
+
+def _seed_dashboards(
+    s: SeedContext, made: list[Question], admin: User, analysts: list[User]
+) -> tuple[Dashboard, Dashboard]:
+    """The sales and operations dashboards (returned) with their cards, and an empty scratchpad."""
+    now = s.now
     sales_dash = s.create(
         Dashboard,
         name="Sales overview",
@@ -966,16 +999,23 @@ def seed(s: SeedContext) -> None:
         name="Operations weekly",
         description="Support and marketing health.",
         owner_email=admin.email,
-        public_url=f"https://bi.{home.domain}/public/dashboard/ops-weekly-2026",
+        public_url=f"https://bi.{s.population.home.domain}/public/dashboard/ops-weekly-2026",
         created_at=now - dt.timedelta(days=50),
     )
-    layout = ((0, 0, 0, 12, 6), (1, 12, 0, 12, 6), (2, 0, 6, 16, 8), (3, 16, 6, 8, 8), (7, 0, 14, 24, 8))
-    for qi, x, y, w, h in layout:
+    for qi, x, y, w, h in SALES_LAYOUT:
         s.create(Dashcard, dashboard_id=sales_dash.id, question_id=made[qi].id, col=x, row=y, size_x=w, size_y=h)
     for qi, x, y, w, h in ((5, 0, 0, 8, 4), (6, 8, 0, 16, 8)):
         s.create(Dashcard, dashboard_id=ops_dash.id, question_id=made[qi].id, col=x, row=y, size_x=w, size_y=h)
     s.create(Dashboard, name="Scratchpad", owner_email=analysts[-1].email, created_at=now - dt.timedelta(days=3))
-    leaders = [p.email for p in pop.employees if any(w in p.job_title for w in ("Manager", "Lead", "Controller"))][:4]
+    return sales_dash, ops_dash
+
+
+def _seed_subscriptions(
+    s: SeedContext, sales_dash: Dashboard, ops_dash: Dashboard, admin: User, analysts: list[User]
+) -> None:
+    """Daily, weekly and disabled monthly subscriptions, and the daily one's last three deliveries."""
+    pop = s.population
+    leaders = [p.email for p in pop.employees if is_lead(p)][:4]
     daily = s.create(
         Subscription,
         dashboard_id=sales_dash.id,
@@ -987,7 +1027,7 @@ def seed(s: SeedContext) -> None:
     s.create(
         Subscription,
         dashboard_id=ops_dash.id,
-        recipients=(admin.email, f"ops-team@{home.domain}"),
+        recipients=(admin.email, f"ops-team@{pop.home.domain}"),
         schedule="weekly",
         day_of_week="mon",
         hour=6,
@@ -1010,6 +1050,6 @@ def seed(s: SeedContext) -> None:
                 subscription_id=daily.id,
                 dashboard_id=sales_dash.id,
                 recipient=email,
-                cards=len(layout),
-                sent_at=now - dt.timedelta(days=d, hours=2),
+                cards=len(SALES_LAYOUT),
+                sent_at=s.now - dt.timedelta(days=d, hours=2),
             )

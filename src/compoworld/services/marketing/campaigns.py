@@ -35,6 +35,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped
+from compoworld.services.kit.time import iso_z
 
 __all__ = ["service"]
 
@@ -61,7 +64,7 @@ CampaignStatus = Literal["save", "schedule", "sending", "sent", "canceled"]
 MAX_TAGS = 20
 
 
-class Audience(Record):
+class Audience(Created):
     """An audience (list): the contacts one sender markets to, with its sender defaults."""
 
     id: AudienceId
@@ -77,8 +80,6 @@ class Audience(Record):
     """Why recipients are getting the e-mails, printed in every footer."""
     double_optin: bool = False
     """Whether new members must confirm by e-mail (they start as pending)."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the audience was created."""
 
 
 class Member(Record):
@@ -109,7 +110,7 @@ class Member(Record):
     """When the member last changed."""
 
 
-class Segment(Record):
+class Segment(Created):
     """A saved segment: the subscribed members of an audience that match its conditions."""
 
     id: SegmentId
@@ -125,11 +126,9 @@ class Segment(Record):
     """Only members with this language, if set."""
     vip_only: bool = False
     """Only VIP members."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the segment was created."""
 
 
-class Campaign(Record):
+class Campaign(Timestamped):
     """An e-mail campaign sent to an audience or one of its segments."""
 
     id: CampaignId
@@ -157,10 +156,6 @@ class Campaign(Record):
     """When the campaign is scheduled or was sent."""
     emails_sent: Quantity = 0
     """Number of recipients it went to."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the campaign was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the campaign last changed."""
 
 
 class Report(Record):
@@ -427,12 +422,11 @@ def _clean_tags(tags: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _example_resubscribe(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Member, status="unsubscribed")
-    return {"member_id": m.id} if m else None
-
-
-@service.tool(intent="re-subscribe the member who unsubscribed", write=True, example=_example_resubscribe)
+@service.tool(
+    intent="re-subscribe the member who unsubscribed",
+    write=True,
+    example=first_example(Member, "member_id", where={"status": "unsubscribed"}),
+)
 def resubscribe_member(ctx: Ctx, member_id: MemberId) -> Member:
     """Bring an unsubscribed member back: it becomes pending and is sent a re-confirmation e-mail.
 
@@ -459,12 +453,11 @@ def resubscribe_member(ctx: Ctx, member_id: MemberId) -> Member:
     return ctx.update(m, status="pending", unsubscribe_reason=None)
 
 
-def _example_set_status(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Member, status="subscribed")
-    return {"member_id": m.id, "status": "transactional"} if m else None
-
-
-@service.tool(intent="change the member's subscription status", write=True, example=_example_set_status)
+@service.tool(
+    intent="change the member's subscription status",
+    write=True,
+    example=first_example(Member, "member_id", where={"status": "subscribed"}, status="transactional"),
+)
 def set_member_status(
     ctx: Ctx,
     member_id: MemberId,
@@ -561,12 +554,14 @@ def list_audience_tags(ctx: Ctx, audience_id: AudienceId) -> list[MemberTagCount
 # -- campaigns --------------------------------------------------------------------------------
 
 
-def _example_draft(ctx: Ctx) -> dict[str, Any] | None:
-    c = ctx.first(Campaign, status="save")
-    return {"campaign_id": c.id, "html": "<h1>Spring news</h1><p>Hello *|FNAME|*</p>"} if c else None
-
-
-@service.tool(intent="write the campaign's e-mail content", write=True, idempotent=True, example=_example_draft)
+@service.tool(
+    intent="write the campaign's e-mail content",
+    write=True,
+    idempotent=True,
+    example=first_example(
+        Campaign, "campaign_id", where={"status": "save"}, html="<h1>Spring news</h1><p>Hello *|FNAME|*</p>"
+    ),
+)
 def set_campaign_content(ctx: Ctx, campaign_id: CampaignId, html: Text, plain_text: Text | None = None) -> Campaign:
     """Set the body of a campaign (PUT /campaigns/{id}/content).
 
@@ -618,11 +613,9 @@ def _ready_to_send(ctx: Ctx, camp: Campaign) -> list[Member]:
     return recipients
 
 
-def _example_sendable(ctx: Ctx) -> dict[str, Any] | None:
-    for camp in ctx.where(Campaign, status="save"):
-        if camp.content_html and _recipients(ctx, camp):
-            return {"campaign_id": camp.id}
-    return None
+_example_sendable = first_example(
+    Campaign, "campaign_id", where={"status": "save"}, match=lambda ctx, c: bool(c.content_html and _recipients(ctx, c))
+)
 
 
 def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
@@ -630,7 +623,7 @@ def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
     if found is None:
         return None
     when = ctx.now().replace(minute=0, second=0, microsecond=0) + dt.timedelta(days=2)
-    return {**found, "schedule_time": when.isoformat().replace("+00:00", "Z")}
+    return {**found, "schedule_time": iso_z(when)}
 
 
 @service.tool(intent="schedule the campaign", write=True, example=_example_schedule)
@@ -709,12 +702,11 @@ def send_campaign(ctx: Ctx, campaign_id: CampaignId) -> Campaign:
     return _deliver(ctx, camp, recipients)
 
 
-def _example_replicate(ctx: Ctx) -> dict[str, Any] | None:
-    c = ctx.first(Campaign, status="sent")
-    return {"campaign_id": c.id} if c else None
-
-
-@service.tool(intent="make a copy of the campaign", write=True, example=_example_replicate)
+@service.tool(
+    intent="make a copy of the campaign",
+    write=True,
+    example=first_example(Campaign, "campaign_id", where={"status": "sent"}),
+)
 def replicate_campaign(ctx: Ctx, campaign_id: CampaignId, title: Title | None = None) -> Campaign:
     """Copy any campaign, sent or not, into a new draft with the same audience, segment and content.
 
@@ -760,12 +752,9 @@ def preview_recipients(ctx: Ctx, campaign_id: CampaignId) -> RecipientPreview:
     )
 
 
-def _example_report(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Report)
-    return {"campaign_id": r.campaign_id} if r else None
-
-
-@service.tool(intent="see how the campaign performed", example=_example_report)
+@service.tool(
+    intent="see how the campaign performed", example=first_example(Report, fields={"campaign_id": "campaign_id"})
+)
 def get_campaign_report(ctx: Ctx, campaign_id: CampaignId) -> Report:
     """Get the report of a sent campaign: sends, bounces, opens, clicks and unsubscribes.
 
@@ -791,18 +780,39 @@ TAGS = ("newsletter", "vip", "webinar", "beta", "black-friday", "event-2025", "t
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Three audiences of the population's consumers and contacts, segments and campaigns in every status."""
+    news, b2b, beta = _seed_audiences(s)
+    _seed_members(s, news, b2b, beta)
+    vip, empty, webinar = _seed_segments(s, news, b2b)
+    plans: list[tuple[Audience, Segment | None, str, str, int]] = [
+        (news, None, "March newsletter", "sent", -20),
+        (news, vip, "VIP early access", "sent", -9),
+        (b2b, webinar, "Webinar follow-up", "sent", -4),
+        (news, None, "April newsletter", "schedule", 5),
+        (b2b, None, "Quarterly product update", "schedule", 12),
+        (news, None, "Spring sale", "save", 0),
+        (b2b, webinar, "Webinar invitation", "save", 0),
+        (news, empty, "Discontinued line clearance", "save", 0),
+        (news, None, "Untitled draft", "save", 0),
+        (beta, None, "Beta 2 is here", "save", 0),
+        (news, None, "Winter sale (called off)", "canceled", -30),
+    ]
+    for aud, seg, title, status, days in plans:
+        _seed_campaign(s, aud, seg, title, status, days)
+
+
+def _seed_audiences(s: SeedContext) -> tuple[Audience, Audience, Audience]:
+    """The newsletter, customer and double opt-in beta audiences."""
     pop = s.population
     home = pop.home
-    marketers = [p for p in pop.employees if p.department == "Sales"] or list(pop.employees)
+    marketers = pop.staff("Sales")
     sender = marketers[0]
-    reminder = f"You are receiving this because you signed up with {home.name}."
     news = s.create(
         Audience,
         name=f"{home.name} Newsletter",
         company=home.name,
         from_name=sender.name,
         from_email=sender.email,
-        permission_reminder=reminder,
+        permission_reminder=f"You are receiving this because you signed up with {home.name}.",
     )
     b2b = s.create(
         Audience,
@@ -821,6 +831,12 @@ def seed(s: SeedContext) -> None:
         permission_reminder="You asked to hear about beta releases.",
         double_optin=True,
     )
+    return news, b2b, beta
+
+
+def _seed_members(s: SeedContext, news: Audience, b2b: Audience, beta: Audience) -> None:
+    """Consumers in the newsletter (every fourth also in the beta), business contacts in the customer audience."""
+    pop = s.population
     statuses: tuple[str, ...] = ("subscribed",) * 7 + ("unsubscribed", "pending", "cleaned")
     for i, p in enumerate(pop.consumers):
         status = statuses[i % len(statuses)]
@@ -859,61 +875,58 @@ def seed(s: SeedContext) -> None:
             vip=i % 6 == 0,
             tags=("customer", "webinar") if i % 3 == 0 else ("customer",),
         )
+
+
+def _seed_segments(s: SeedContext, news: Audience, b2b: Audience) -> tuple[Segment, Segment, Segment]:
+    """Five segments; returns the VIP, the empty (retired tag) and the webinar-attendee segment."""
     vip = s.create(Segment, audience_id=news.id, name="VIP subscribers", vip_only=True)
     s.create(Segment, audience_id=news.id, name="Webinar or beta fans", match="any", tags=("webinar", "beta"))
     s.create(Segment, audience_id=news.id, name="German speakers", language="de")
     empty = s.create(Segment, audience_id=news.id, name="Retired tag", tags=("discontinued",))
     webinar = s.create(Segment, audience_id=b2b.id, name="Webinar attendees", tags=("webinar",))
+    return vip, empty, webinar
+
+
+def _seed_campaign(s: SeedContext, aud: Audience, seg: Segment | None, title: str, status: str, days: int) -> None:
+    """One campaign sent, scheduled or created ``days`` from now; a sent one gets its report."""
+    home = s.population.home
     body = "<h1>{t}</h1><p>Hi *|FNAME|*, here is what is new at " + home.name + ".</p>"
-    plans: list[tuple[Audience, Segment | None, str, str, int]] = [
-        (news, None, "March newsletter", "sent", -20),
-        (news, vip, "VIP early access", "sent", -9),
-        (b2b, webinar, "Webinar follow-up", "sent", -4),
-        (news, None, "April newsletter", "schedule", 5),
-        (b2b, None, "Quarterly product update", "schedule", 12),
-        (news, None, "Spring sale", "save", 0),
-        (b2b, webinar, "Webinar invitation", "save", 0),
-        (news, empty, "Discontinued line clearance", "save", 0),
-        (news, None, "Untitled draft", "save", 0),
-        (beta, None, "Beta 2 is here", "save", 0),
-        (news, None, "Winter sale (called off)", "canceled", -30),
-    ]
-    for aud, seg, title, status, days in plans:
-        has_content = title != "Untitled draft"
-        camp = s.create(
-            Campaign,
-            audience_id=aud.id,
-            segment_id=seg.id if seg else None,
-            title=title,
-            subject_line=title,
-            preview_text=f"{title} from {home.name}",
-            from_name=aud.from_name,
-            reply_to=aud.from_email,
-            content_html=body.format(t=title) if has_content else "",
-            plain_text=f"{title}. Here is what is new at {home.name}." if has_content else "",
-            status=status,
-            send_time=(s.now + dt.timedelta(days=days)).replace(minute=0) if status in ("sent", "schedule") else None,
-            created_at=s.now + dt.timedelta(days=min(days, 0) - 3),
-            updated_at=s.now + dt.timedelta(days=min(days, 0)),
-        )
-        if status == "sent":
-            all_members = [m for m in s.records(Member) if m.audience_id == aud.id]
-            n = sum(1 for m in all_members if _matches(seg, m))
-            opens = n * s.rng.randint(25, 45) // 100
-            clicks = opens * s.rng.randint(15, 35) // 100
-            s.update(camp, emails_sent=n)
-            assert camp.send_time is not None
-            s.create(
-                Report,
-                campaign_id=camp.id,
-                audience_id=aud.id,
-                subject_line=title,
-                send_time=camp.send_time,
-                emails_sent=n,
-                bounces=n // 40,
-                unique_opens=opens,
-                unique_clicks=clicks,
-                unsubscribes=min(opens, 1),
-                open_rate=round(100 * opens / n, 2) if n else 0,
-                click_rate=round(100 * clicks / n, 2) if n else 0,
-            )
+    has_content = title != "Untitled draft"
+    camp = s.create(
+        Campaign,
+        audience_id=aud.id,
+        segment_id=seg.id if seg else None,
+        title=title,
+        subject_line=title,
+        preview_text=f"{title} from {home.name}",
+        from_name=aud.from_name,
+        reply_to=aud.from_email,
+        content_html=body.format(t=title) if has_content else "",
+        plain_text=f"{title}. Here is what is new at {home.name}." if has_content else "",
+        status=status,
+        send_time=(s.now + dt.timedelta(days=days)).replace(minute=0) if status in ("sent", "schedule") else None,
+        created_at=s.now + dt.timedelta(days=min(days, 0) - 3),
+        updated_at=s.now + dt.timedelta(days=min(days, 0)),
+    )
+    if status != "sent":
+        return
+    all_members = [m for m in s.records(Member) if m.audience_id == aud.id]
+    n = sum(1 for m in all_members if _matches(seg, m))
+    opens = n * s.rng.randint(25, 45) // 100
+    clicks = opens * s.rng.randint(15, 35) // 100
+    s.update(camp, emails_sent=n)
+    assert camp.send_time is not None
+    s.create(
+        Report,
+        campaign_id=camp.id,
+        audience_id=aud.id,
+        subject_line=title,
+        send_time=camp.send_time,
+        emails_sent=n,
+        bounces=n // 40,
+        unique_opens=opens,
+        unique_clicks=clicks,
+        unsubscribes=min(opens, 1),
+        open_rate=round(100 * opens / n, 2) if n else 0,
+        click_rate=round(100 * clicks / n, 2) if n else 0,
+    )

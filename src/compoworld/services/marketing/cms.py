@@ -24,11 +24,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, FileLink, IdOf, Language, Quantity, Sku, Text, Title, Url
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Timestamped
 
 __all__ = ["service"]
 
@@ -126,7 +129,7 @@ class FieldValue(BaseModel):
     entry_id: EntryId | None = Field(default=None, description="Linked entry of an entry field.")
 
 
-class Entry(Record):
+class Entry(Timestamped):
     """A piece of content: its draft fields and the snapshot last published."""
 
     id: EntryId
@@ -152,10 +155,6 @@ class Entry(Record):
     """When it was first published."""
     published_at: DateTime | None = None
     """When it was last published."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class Asset(Record):
@@ -432,35 +431,6 @@ def _publishable(ctx: Ctx, entry: Entry) -> bool:
     return entry.status in ("draft", "changed")
 
 
-def _example_publish(ctx: Ctx) -> dict[str, Any] | None:
-    for entry in ctx.scan(Entry):
-        if _publishable(ctx, entry):
-            return {"entry_id": entry.id, "version": entry.version}
-    return None
-
-
-def _example_unpublish(ctx: Ctx) -> dict[str, Any] | None:
-    for entry in ctx.where(Entry, status="published"):
-        if not _linked_from(ctx, entry.id):
-            return {"entry_id": entry.id}
-    return None
-
-
-def _example_archive(ctx: Ctx) -> dict[str, Any] | None:
-    entry = ctx.first(Entry, status="draft")
-    return None if entry is None else {"entry_id": entry.id}
-
-
-def _example_unarchive(ctx: Ctx) -> dict[str, Any] | None:
-    entry = ctx.first(Entry, status="archived")
-    return None if entry is None else {"entry_id": entry.id}
-
-
-def _example_render(ctx: Ctx) -> dict[str, Any] | None:
-    entry = ctx.first(Entry, status="published")
-    return None if entry is None else {"entry_id": entry.id, "locale": "de"}
-
-
 # -- domain tools ---------------------------------------------------------------------------------------
 
 
@@ -485,16 +455,16 @@ def create_locale(ctx: Ctx, code: Language, name: Title, fallback_code: Language
     return loc
 
 
-def _example_type(ctx: Ctx) -> dict[str, Any]:
-    return {
-        "name": "Press release",
-        "api_id": "pressRelease",
-        "fields": [{"name": "headline", "type": "text", "required": True, "localized": True}],
-        "display_field": "headline",
-    }
-
-
-@service.tool(intent="define a content type", write=True, example=_example_type)
+@service.tool(
+    intent="define a content type",
+    write=True,
+    example=fixed_example(
+        name="Press release",
+        api_id="pressRelease",
+        fields=[{"name": "headline", "type": "text", "required": True, "localized": True}],
+        display_field="headline",
+    ),
+)
 def create_content_type(
     ctx: Ctx,
     name: Title,
@@ -670,7 +640,11 @@ def _linked_from(ctx: Ctx, entry_id: str) -> list[Entry]:
     ]
 
 
-@service.tool(intent="publish the entry", write=True, example=_example_publish)
+@service.tool(
+    intent="publish the entry",
+    write=True,
+    example=first_example(Entry, "entry_id", match=_publishable, fields={"version": "version"}),
+)
 def publish_entry(ctx: Ctx, entry_id: EntryId, version: Annotated[int, Field(ge=1)]) -> Entry:
     """Publish an entry's current draft: it becomes the snapshot the delivery view serves.
 
@@ -704,7 +678,13 @@ def publish_entry(ctx: Ctx, entry_id: EntryId, version: Annotated[int, Field(ge=
     )
 
 
-@service.tool(intent="unpublish the entry", write=True, example=_example_unpublish)
+@service.tool(
+    intent="unpublish the entry",
+    write=True,
+    example=first_example(
+        Entry, "entry_id", where={"status": "published"}, match=lambda ctx, e: not _linked_from(ctx, e.id)
+    ),
+)
 def unpublish_entry(ctx: Ctx, entry_id: EntryId) -> Entry:
     """Take an entry off the delivery view; it becomes a draft again (its draft values are kept).
 
@@ -728,7 +708,11 @@ def unpublish_entry(ctx: Ctx, entry_id: EntryId) -> Entry:
     )
 
 
-@service.tool(intent="archive the entry", write=True, example=_example_archive)
+@service.tool(
+    intent="archive the entry",
+    write=True,
+    example=first_example(Entry, "entry_id", where={"status": "draft"}),
+)
 def archive_entry(ctx: Ctx, entry_id: EntryId) -> Entry:
     """Archive an unpublished entry: it can no longer be edited or published until unarchived.
 
@@ -745,7 +729,11 @@ def archive_entry(ctx: Ctx, entry_id: EntryId) -> Entry:
     return ctx.update(entry, status="archived", version=entry.version + 1)
 
 
-@service.tool(intent="restore the archived entry", write=True, example=_example_unarchive)
+@service.tool(
+    intent="restore the archived entry",
+    write=True,
+    example=first_example(Entry, "entry_id", where={"status": "archived"}),
+)
 def unarchive_entry(ctx: Ctx, entry_id: EntryId) -> Entry:
     """Bring an archived entry back as a draft.
 
@@ -775,7 +763,10 @@ class Delivered(BaseModel):
     fields: list[ResolvedField] = Field(description="One value per field that has one along the fallback chain.")
 
 
-@service.tool(intent="see the entry as readers get it in a language", example=_example_render)
+@service.tool(
+    intent="see the entry as readers get it in a language",
+    example=first_example(Entry, "entry_id", where={"status": "published"}, locale="de"),
+)
 def render_entry(ctx: Ctx, entry_id: EntryId, locale: Language, preview: bool = False) -> Delivered:
     """Serve an entry in a locale: each field's value in that locale, else along its fallback chain.
 
@@ -827,6 +818,34 @@ def seed(s: SeedContext) -> None:
     pop = s.population
     for code, name, fallback in LOCALES:
         s.create(Locale, code=code, name=name, default=code == "en", fallback_code=fallback)
+    author_t, post_t, product_t = _seed_content_types(s)
+    writers = pop.staff("Marketing", fallback=4)[:4]
+    authors = _seed_authors(s, author_t, writers)
+    images = _seed_product_pages(s, product_t, writers)
+    s.create(
+        ContentType,
+        name="Landing page",
+        api_id="landingPage",
+        description="A campaign landing page (not used yet).",
+        fields=[FieldDef(name="headline", type="text", required=True, localized=True)],
+        display_field="headline",
+    )
+    for k, (title, mime) in enumerate((("Team offsite photo", "image/png"), ("Brand guidelines", "application/pdf"))):
+        s.create(
+            Asset,
+            title=title,
+            file_name=f"{title.lower().replace(' ', '-')}.{mime.split('/')[1]}",
+            mime_type=mime,
+            url=f"https://assets.quillstack.io/{pop.home.domain}/uploads/{k + 1}",
+            size_bytes=420_000 + 1000 * k,
+            uploaded_by=writers[0].email,
+            created_at=s.now - dt.timedelta(days=2 + k),
+        )
+    _seed_posts(s, post_t, authors, images)
+
+
+def _seed_content_types(s: SeedContext) -> tuple[ContentType, ContentType, ContentType]:
+    """The author, blog post and product page content types."""
     author_t = s.create(
         ContentType,
         name="Author",
@@ -869,26 +888,29 @@ def seed(s: SeedContext) -> None:
         ],
         display_field="name",
     )
-    writers = [p for p in pop.employees if p.department == "Marketing"][:4] or list(pop.employees)[:4]
-    domain = pop.home.domain
-    now = s.now
-    published_at = now - dt.timedelta(days=20)
+    return author_t, post_t, product_t
 
-    def publish(entry: Entry, *, when: dt.datetime, changed: list[FieldValue] | None = None) -> Entry:
-        fields = entry.fields
-        entry = s.update(
-            entry,
-            status="published",
-            published_fields=fields,
-            published_version=entry.version,
-            version=entry.version + 1,
-            published_at=when,
-            first_published_at=when,
-        )
-        if changed is not None:
-            entry = s.update(entry, fields=changed, status="changed", version=entry.version + 1)
-        return entry
 
+def _seed_publish(s: SeedContext, entry: Entry, *, when: dt.datetime, changed: list[FieldValue] | None = None) -> Entry:
+    """Publish the entry's draft; with ``changed``, leave those values as newer draft changes."""
+    fields = entry.fields
+    entry = s.update(
+        entry,
+        status="published",
+        published_fields=fields,
+        published_version=entry.version,
+        version=entry.version + 1,
+        published_at=when,
+        first_published_at=when,
+    )
+    if changed is not None:
+        entry = s.update(entry, fields=changed, status="changed", version=entry.version + 1)
+    return entry
+
+
+def _seed_authors(s: SeedContext, author_t: ContentType, writers: list[Person]) -> list[Entry]:
+    """An author entry per writer; all but the fourth published."""
+    published_at = s.now - dt.timedelta(days=20)
     authors: list[Entry] = []
     for i, w in enumerate(writers):
         values = [
@@ -908,7 +930,15 @@ def seed(s: SeedContext) -> None:
             created_at=published_at - dt.timedelta(days=30),
             updated_at=published_at,
         )
-        authors.append(publish(entry, when=published_at) if i < 3 else entry)
+        authors.append(_seed_publish(s, entry, when=published_at) if i < 3 else entry)
+    return authors
+
+
+def _seed_product_pages(s: SeedContext, product_t: ContentType, writers: list[Person]) -> list[Asset]:
+    """Photos (returned) and pages of the first twelve products; most published, some with draft changes."""
+    pop = s.population
+    domain = pop.home.domain
+    now = s.now
     images: list[Asset] = []
     for k, product in enumerate(pop.products[:12]):
         images.append(
@@ -957,32 +987,19 @@ def seed(s: SeedContext) -> None:
                 changed = [
                     v if v.field != "price" else _fv("price", "en", number=round(major * 0.9, 2)) for v in values
                 ]
-            publish(entry, when=now - dt.timedelta(days=9 - k % 5), changed=changed)
-    s.create(
-        ContentType,
-        name="Landing page",
-        api_id="landingPage",
-        description="A campaign landing page (not used yet).",
-        fields=[FieldDef(name="headline", type="text", required=True, localized=True)],
-        display_field="headline",
-    )
-    for k, (title, mime) in enumerate((("Team offsite photo", "image/png"), ("Brand guidelines", "application/pdf"))):
-        s.create(
-            Asset,
-            title=title,
-            file_name=f"{title.lower().replace(' ', '-')}.{mime.split('/')[1]}",
-            mime_type=mime,
-            url=f"https://assets.quillstack.io/{domain}/uploads/{k + 1}",
-            size_bytes=420_000 + 1000 * k,
-            uploaded_by=writers[0].email,
-            created_at=now - dt.timedelta(days=2 + k),
-        )
+            _seed_publish(s, entry, when=now - dt.timedelta(days=9 - k % 5), changed=changed)
+    return images
+
+
+def _seed_posts(s: SeedContext, post_t: ContentType, authors: list[Entry], images: list[Asset]) -> None:
+    """Five blog posts: two published (when their author is), two drafts, one archived."""
+    now = s.now
     topics = ("Spring collection", "How we ship", "Meet the team", "Customer stories", "Sustainability report")
     for k, topic in enumerate(topics):
         author = authors[k % len(authors)]
         values = [
             _fv("author", "en", entry_id=author.id),
-            _fv("body", "en", text=f"{topic}: what {pop.home.name} has been working on."),
+            _fv("body", "en", text=f"{topic}: what {s.population.home.name} has been working on."),
             _fv("title", "en", text=topic),
         ]
         if k % 2 == 0:
@@ -1002,4 +1019,4 @@ def seed(s: SeedContext) -> None:
             updated_at=now - dt.timedelta(days=3),
         )
         if k < 2 and author.status == "published":
-            publish(entry, when=now - dt.timedelta(days=4 - k))
+            _seed_publish(s, entry, when=now - dt.timedelta(days=4 - k))

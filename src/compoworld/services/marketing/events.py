@@ -15,11 +15,14 @@ a ticket can be passed to someone else only until its holder has checked in.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -39,6 +42,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Timestamped, Value
 
 __all__ = ["service"]
 
@@ -80,7 +85,7 @@ class Venue(Record):
     """Most people it holds."""
 
 
-class Event(Record):
+class Event(Timestamped):
     """An event with its schedule, capacity and refund policy."""
 
     id: EventId
@@ -108,10 +113,6 @@ class Event(Record):
     """Stream link for hybrid events."""
     status: EventStatus = "draft"
     """draft, live (on sale), ended or canceled."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class TicketClass(Record):
@@ -136,10 +137,8 @@ class TicketClass(Record):
     """Most tickets of the class in one order."""
 
 
-class OrderLine(BaseModel):
+class OrderLine(Value):
     """Tickets of one class on an order."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     ticket_class_id: TicketClassId = Field(description="The ticket class.")
     name: Title = Field(description="Its name.")
@@ -148,10 +147,8 @@ class OrderLine(BaseModel):
     unit_fee: Cents = Field(description="Service fee per ticket, in cents.")
 
 
-class TicketRequest(BaseModel):
+class TicketRequest(Value):
     """How many tickets of a class to buy."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     ticket_class_id: TicketClassId = Field(description="The ticket class.")
     quantity: PositiveQuantity = Field(description="Tickets.")
@@ -414,11 +411,6 @@ def _example_transfer(ctx: Ctx) -> dict[str, Any] | None:
     a = ctx.first(Attendee, status="attending", checked_in=False)
     p = ctx.population.consumers[-3]
     return None if a is None else {"attendee_id": a.id, "name": p.name, "email": p.email}
-
-
-def _example_summary(ctx: Ctx) -> dict[str, Any] | None:
-    ev = ctx.first(Event, status="live")
-    return None if ev is None else {"event_id": ev.id}
 
 
 # -- domain tools ------------------------------------------------------------------------------
@@ -723,7 +715,10 @@ class SalesSummary(BaseModel):
     checked_in: int = Field(description="Attendees scanned in.")
 
 
-@service.tool(intent="see the event's ticket sales", example=_example_summary)
+@service.tool(
+    intent="see the event's ticket sales",
+    example=first_example(Event, "event_id", where={"status": "live"}),
+)
 def event_sales_summary(ctx: Ctx, event_id: EventId) -> SalesSummary:
     """Sum an event's ticket sales per class, its revenue, refunds and check-ins.
 
@@ -778,13 +773,48 @@ EVENTS: tuple[tuple[str, str, int, int, EventStatus, RefundPolicy], ...] = (
 )
 
 
+HOUR = dt.timedelta(hours=1)
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Venues in the population's cities, events by the home company and its partners, orders, attendees, check-ins."""
     pop = s.population
+    venues_made = _seed_venues(s)
+    organizers = [(pop.home, pop.employees[k % len(pop.employees)]) for k in range(3)]
+    organizers += [(c, p) for c in pop.customers if (p := pop.first_contact(c)) is not None][:5]
+    buyers = itertools.cycle(list(pop.consumers) + list(pop.contacts))
+    for k, (name, about, days, hours, status, policy) in enumerate(EVENTS):
+        company, contact = organizers[k % len(organizers)]
+        venue = venues_made[k % len(venues_made)]
+        # An event due today is under way: its doors are open.
+        start = s.now - HOUR if days == 0 else (s.now + dt.timedelta(days=days)).replace(hour=17 if hours <= 4 else 9)
+        ev = s.create(
+            Event,
+            name=f"{company.name} {name}" if company.home else f"{name} by {company.name}",
+            description=about,
+            organizer=company.name,
+            organizer_email=contact.email,
+            venue_id=venue.id,
+            start=start,
+            end=start + hours * HOUR,
+            currency=company.place.currency,
+            capacity=min(venue.capacity, (300, 120, 80, 200, 60, 100, 140, 50)[k]),
+            refund_policy=policy,
+            online_url=f"https://meet.gatherly.example/{k + 1:03d}-stream" if k % 3 == 1 else None,
+            status=status,
+            created_at=s.now - (50 + k) * dt.timedelta(days=1),
+            updated_at=s.now - (5 + k) * dt.timedelta(days=1),
+        )
+        made = _seed_ticket_classes(s, ev, k)
+        if status != "draft":
+            _seed_orders(s, ev, made, k, days == 0, buyers)
+
+
+def _seed_venues(s: SeedContext) -> list[Venue]:
+    """A venue per name in ``VENUES``, the first in the home company's city."""
+    pop = s.population
     rng = s.rng
-    now = s.now
-    hour = dt.timedelta(hours=1)
     venues_made = []
     for k, (name, cap) in enumerate(VENUES):
         place = pop.places[(k * 4) % len(pop.places)] if k else pop.home.place
@@ -801,102 +831,83 @@ def seed(s: SeedContext) -> None:
                 capacity=cap,
             )
         )
-    organizers = [(pop.home, pop.employees[k % len(pop.employees)]) for k in range(3)]
-    organizers += [(c, pop.people_at(c)[0]) for c in pop.customers if pop.people_at(c)][:5]
-    buyers = list(pop.consumers) + list(pop.contacts)
-    b = 0
-    for k, (name, about, days, hours, status, policy) in enumerate(EVENTS):
-        company, contact = organizers[k % len(organizers)]
-        venue = venues_made[k % len(venues_made)]
-        # An event due today is under way: its doors are open.
-        start = now - hour if days == 0 else (now + dt.timedelta(days=days)).replace(hour=17 if hours <= 4 else 9)
-        end = start + hours * hour
-        capacity = min(venue.capacity, (300, 120, 80, 200, 60, 100, 140, 50)[k])
-        ev = s.create(
-            Event,
-            name=f"{company.name} {name}" if company.home else f"{name} by {company.name}",
-            description=about,
-            organizer=company.name,
-            organizer_email=contact.email,
-            venue_id=venue.id,
-            start=start,
-            end=end,
-            currency=company.place.currency,
-            capacity=capacity,
-            refund_policy=policy,
-            online_url=f"https://meet.gatherly.example/{k + 1:03d}-stream" if k % 3 == 1 else None,
-            status=status,
-            created_at=now - (50 + k) * dt.timedelta(days=1),
-            updated_at=now - (5 + k) * dt.timedelta(days=1),
-        )
-        opened = ev.created_at + dt.timedelta(days=1)
-        classes = [
-            ("Early bird", (0, 4_900, 2_500, 0, 9_000, 1_500, 12_000, 0)[k], capacity // 4, opened, now - 2 * dt.timedelta(days=1)),
-            ("General admission", (9_900, 8_900, 4_500, 0, 14_900, 2_500, 18_000, 1_900)[k], capacity // 2, opened, end - hour),
-            ("VIP", (24_900, 19_900, 9_900, 2_000, 29_900, 5_000, 40_000, 4_900)[k], capacity // 8, opened, start - hour),
-        ]  # fmt: skip
-        made: list[TicketClass] = []
-        for cname, price, qty, s_start, s_end in classes:
-            if s_end <= s_start:
-                s_end = s_start + hour
-            made.append(
-                s.create(
-                    TicketClass,
-                    event_id=ev.id,
-                    name=cname,
-                    price=price,
-                    quantity_total=max(1, qty),
-                    sales_start=s_start,
-                    sales_end=min(s_end, end),
-                    max_per_order=(4, 10, 2)[len(made)],
-                )
-            )
-        if status == "draft":
-            continue
-        n_orders = (12, 6, 5, 4, 0, 8, 4, 5)[k]
-        for j in range(n_orders):
-            person = buyers[b % len(buyers)]
-            b += 1
-            tc = made[(j * 2) % len(made)] if j % 3 else made[1]
-            qty = min(1 + j % 2, tc.max_per_order, tc.quantity_total - tc.quantity_sold)
-            if qty < 1:
-                continue
-            idx = made.index(tc)
-            tc = s.update(tc, quantity_sold=tc.quantity_sold + qty)
-            made[idx] = tc
-            line = OrderLine(
-                ticket_class_id=tc.id, name=tc.name, quantity=qty, unit_price=tc.price, unit_fee=_fee(tc.price)
-            )
-            refunded = status == "canceled" or (j == 3 and policy != "no_refunds")
-            total = qty * (line.unit_price + line.unit_fee)
-            order = s.create(
-                Order,
+    return venues_made
+
+
+def _seed_ticket_classes(s: SeedContext, ev: Event, k: int) -> list[TicketClass]:
+    """Early bird, general admission and VIP tickets of the ``k``-th event, on sale from a day after its creation."""
+    opened = ev.created_at + dt.timedelta(days=1)
+    capacity, start, end = ev.capacity, ev.start, ev.end
+    classes = [
+        ("Early bird", (0, 4_900, 2_500, 0, 9_000, 1_500, 12_000, 0)[k], capacity // 4, opened, s.now - 2 * dt.timedelta(days=1)),
+        ("General admission", (9_900, 8_900, 4_500, 0, 14_900, 2_500, 18_000, 1_900)[k], capacity // 2, opened, end - HOUR),
+        ("VIP", (24_900, 19_900, 9_900, 2_000, 29_900, 5_000, 40_000, 4_900)[k], capacity // 8, opened, start - HOUR),
+    ]  # fmt: skip
+    made: list[TicketClass] = []
+    for cname, price, qty, s_start, s_end in classes:
+        if s_end <= s_start:
+            s_end = s_start + HOUR
+        made.append(
+            s.create(
+                TicketClass,
                 event_id=ev.id,
-                buyer_name=person.name,
-                buyer_email=person.email,
-                lines=(line,),
-                subtotal=qty * line.unit_price,
-                fees=qty * line.unit_fee,
-                total=total,
-                currency=ev.currency,
-                status="refunded" if refunded else "placed",
-                refunded_amount=total if refunded else 0,
-                created_at=ev.created_at + dt.timedelta(days=2 + j),
-                updated_at=ev.created_at + dt.timedelta(days=3 + j),
+                name=cname,
+                price=price,
+                quantity_total=max(1, qty),
+                sales_start=s_start,
+                sales_end=min(s_end, end),
+                max_per_order=(4, 10, 2)[len(made)],
             )
-            if refunded:
-                made[idx] = s.update(tc, quantity_sold=tc.quantity_sold - qty)
-            for q in range(qty):
-                came = not refunded and (status == "ended" or (days == 0 and (j + q) % 3 != 2))
-                s.create(
-                    Attendee,
-                    order_id=order.id,
-                    event_id=ev.id,
-                    ticket_class_id=tc.id,
-                    name=person.name,
-                    email=person.email,
-                    barcode=f"{100000000000 + rng.randint(0, 799_999_999_999):012d}",
-                    status="refunded" if refunded else "attending",
-                    checked_in=came,
-                    checked_in_at=(start - dt.timedelta(minutes=30 - 3 * j)) if came else None,
-                )
+        )
+    return made
+
+
+def _seed_orders(
+    s: SeedContext, ev: Event, made: list[TicketClass], k: int, under_way: bool, buyers: Iterator[Person]
+) -> None:
+    """The ``k``-th event's orders and attendees; refunds give tickets back, and who came to a running event is in."""
+    for j in range((12, 6, 5, 4, 0, 8, 4, 5)[k]):
+        person = next(buyers)
+        tc = made[(j * 2) % len(made)] if j % 3 else made[1]
+        qty = min(1 + j % 2, tc.max_per_order, tc.quantity_total - tc.quantity_sold)
+        if qty < 1:
+            continue
+        idx = made.index(tc)
+        tc = s.update(tc, quantity_sold=tc.quantity_sold + qty)
+        made[idx] = tc
+        line = OrderLine(
+            ticket_class_id=tc.id, name=tc.name, quantity=qty, unit_price=tc.price, unit_fee=_fee(tc.price)
+        )
+        refunded = ev.status == "canceled" or (j == 3 and ev.refund_policy != "no_refunds")
+        total = qty * (line.unit_price + line.unit_fee)
+        order = s.create(
+            Order,
+            event_id=ev.id,
+            buyer_name=person.name,
+            buyer_email=person.email,
+            lines=(line,),
+            subtotal=qty * line.unit_price,
+            fees=qty * line.unit_fee,
+            total=total,
+            currency=ev.currency,
+            status="refunded" if refunded else "placed",
+            refunded_amount=total if refunded else 0,
+            created_at=ev.created_at + dt.timedelta(days=2 + j),
+            updated_at=ev.created_at + dt.timedelta(days=3 + j),
+        )
+        if refunded:
+            made[idx] = s.update(tc, quantity_sold=tc.quantity_sold - qty)
+        for q in range(qty):
+            came = not refunded and (ev.status == "ended" or (under_way and (j + q) % 3 != 2))
+            s.create(
+                Attendee,
+                order_id=order.id,
+                event_id=ev.id,
+                ticket_class_id=tc.id,
+                name=person.name,
+                email=person.email,
+                barcode=f"{100000000000 + s.rng.randint(0, 799_999_999_999):012d}",
+                status="refunded" if refunded else "attending",
+                checked_in=came,
+                checked_in_at=(ev.start - dt.timedelta(minutes=30 - 3 * j)) if came else None,
+            )

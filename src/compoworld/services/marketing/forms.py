@@ -16,15 +16,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, Language, OrderNumber, Phone, Text, Title, Url
-from compoworld.world import commerce as links
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Timestamped, Value
+from compoworld.world.commerce import first_order_numbers
 
 __all__ = ["service"]
 
@@ -72,7 +74,7 @@ def _public_url(form_id: str) -> str:
     return f"https://forms.example/to/{form_id.replace('_', '')}"
 
 
-class Form(Record):
+class Form(Timestamped):
     """A form: its settings and status; its fields and logic are separate records."""
 
     id: FormId
@@ -96,10 +98,6 @@ class Form(Record):
     """Link respondents open the form with."""
     published_at: DateTime | None = None
     """When it was first published."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class FormField(Record):
@@ -146,10 +144,8 @@ class LogicJump(Record):
     """Jumps of one field are tested in priority order; the first that matches wins."""
 
 
-class Answer(BaseModel):
+class Answer(Value):
     """The answer to one field; set the one value that fits the field's type."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     field_ref: Ref = Field(description="The field's ref.")
     text: Annotated[str, StringConstraints(max_length=10000)] | None = Field(
@@ -517,22 +513,6 @@ def _example_submit(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_publish(ctx: Ctx) -> dict[str, Any] | None:
-    for form in ctx.where(Form, status="draft"):
-        if _publish_problem(ctx, form) is None:
-            return {"form_id": form.id}
-    return None
-
-
-def _example_add_field(ctx: Ctx) -> dict[str, Any] | None:
-    form = ctx.first(Form, status="draft")
-    return (
-        None
-        if form is None
-        else {"form_id": form.id, "ref": "extra_notes", "title": "Anything else?", "type": "long_text"}
-    )
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
@@ -607,7 +587,13 @@ def create_form(
     return ctx.update(made, public_url=_public_url(made.id))
 
 
-@service.tool(intent="add a question to the form", write=True, example=_example_add_field)
+@service.tool(
+    intent="add a question to the form",
+    write=True,
+    example=first_example(
+        Form, "form_id", where={"status": "draft"}, ref="extra_notes", title="Anything else?", type="long_text"
+    ),
+)
 def add_field(
     ctx: Ctx,
     form_id: FormId,
@@ -673,7 +659,13 @@ def _publish_problem(ctx: Ctx, form: Form) -> str | None:
     return None
 
 
-@service.tool(intent="publish the form", write=True, example=_example_publish)
+@service.tool(
+    intent="publish the form",
+    write=True,
+    example=first_example(
+        Form, "form_id", where={"status": "draft"}, match=lambda ctx, f: _publish_problem(ctx, f) is None
+    ),
+)
 def publish_form(ctx: Ctx, form_id: FormId) -> Form:
     """Publish a draft form so that it takes responses; it needs a question and two choices per choice field.
 
@@ -693,10 +685,8 @@ def publish_form(ctx: Ctx, form_id: FormId) -> Form:
     return ctx.update(form, status="published", published_at=ctx.now())
 
 
-class HiddenValues(BaseModel):
+class HiddenValues(Value):
     """Hidden field values carried by the form link."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     order_number: OrderNumber | None = Field(default=None, description="The order the response is about.")
     customer_email: Email | None = Field(default=None, description="The customer's e-mail.")
@@ -894,74 +884,105 @@ COMPLAINTS = ("The parcel arrived late and the box was crushed.", "It stopped wo
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Feedback, returns and event forms of the home company with logic, webhooks and consumers' responses."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    home = pop.home
-    marketing = [p for p in pop.employees if p.department == "Marketing"] or list(pop.employees)
-    support = [p for p in pop.employees if p.department == "Support"] or list(pop.employees)
-    categories = tuple(sorted({p.category for p in pop.products}))
+    categories = tuple(sorted({p.category for p in s.population.products}))
+    feedback, returns, event = _seed_forms(s, categories)
+    returns_hook = _seed_webhooks(s, feedback, returns)
+    _seed_shop_responses(s, feedback, returns, returns_hook, categories)
+    _seed_registrations(s, event)
 
-    def form(title: str, owner: str, k: int, status: str, spec: tuple[FeedbackField, ...], **extra: Any) -> Form:
-        made = s.create(
-            Form,
-            title=title,
-            owner_email=owner,
-            status=status,
-            public_url=PENDING_URL,
-            published_at=now - dt.timedelta(days=60) if status != "draft" else None,
-            created_at=now - dt.timedelta(days=70),
-            updated_at=now - dt.timedelta(days=60),
-            **extra,
+
+def _seed_form(
+    s: SeedContext,
+    title: str,
+    owner: str,
+    status: str,
+    spec: tuple[FeedbackField, ...],
+    categories: tuple[str, ...],
+    **extra: Any,
+) -> Form:
+    """A form and its fields; a ``category`` field offers the catalog's product categories."""
+    made = s.create(
+        Form,
+        title=title,
+        owner_email=owner,
+        status=status,
+        public_url=PENDING_URL,
+        published_at=s.now - dt.timedelta(days=60) if status != "draft" else None,
+        created_at=s.now - dt.timedelta(days=70),
+        updated_at=s.now - dt.timedelta(days=60),
+        **extra,
+    )
+    made = s.update(made, public_url=_public_url(made.id))
+    for pos, (ref, q, typ, req, ch) in enumerate(spec, start=1):
+        s.create(
+            FormField,
+            form_id=made.id,
+            ref=ref,
+            title=q,
+            type=typ,
+            position=pos,
+            required=req,
+            choices=categories if ref == "category" else ch,
+            min_value=1 if typ == "number" else None,
+            max_value=100000 if typ == "number" else None,
         )
-        made = s.update(made, public_url=_public_url(made.id))
-        for pos, (ref, q, typ, req, ch) in enumerate(spec, start=1):
-            choices = categories if ref == "category" else ch
-            s.create(
-                FormField,
-                form_id=made.id,
-                ref=ref,
-                title=q,
-                type=typ,
-                position=pos,
-                required=req,
-                choices=choices,
-                min_value=1 if typ == "number" else None,
-                max_value=100000 if typ == "number" else None,
-            )
-        return made
+    return made
 
-    feedback = form(
-        "Customer feedback", marketing[0].email, 1, "published", FEEDBACK, hidden_fields=("order_number", "utm_source")
+
+def _seed_forms(s: SeedContext, categories: tuple[str, ...]) -> tuple[Form, Form, Form]:
+    """The feedback, returns and (closed) event forms, returned, and a draft."""
+    pop = s.population
+    home = pop.home
+    marketing = pop.staff("Marketing")
+    support = pop.staff("Support")
+    feedback = _seed_form(
+        s,
+        "Customer feedback",
+        marketing[0].email,
+        "published",
+        FEEDBACK,
+        categories,
+        hidden_fields=("order_number", "utm_source"),
     )
     s.create(LogicJump, form_id=feedback.id, from_ref="recommend", op="is", value="true", to_ref="anything_else")
-    returns = form(
+    returns = _seed_form(
+        s,
         "Product return request",
         support[0].email,
-        2,
         "published",
         RETURNS,
+        categories,
         hidden_fields=("order_number", "customer_email"),
     )
-    event = form(
-        f"{home.name} customer day registration",
-        marketing[-1].email,
-        3,
-        "closed",
-        EVENT,
-        response_limit=12,
+    event = _seed_form(
+        s, f"{home.name} customer day registration", marketing[-1].email, "closed", EVENT, categories, response_limit=12
     )
-    form("Partner programme application", marketing[0].email, 4, "draft", EVENT[:2])
+    _seed_form(s, "Partner programme application", marketing[0].email, "draft", EVENT[:2], categories)
+    return feedback, returns, event
+
+
+def _seed_webhooks(s: SeedContext, feedback: Form, returns: Form) -> Webhook:
+    """A CRM hook on the feedback form, the helpdesk hook (returned) and a disabled one on the returns form."""
+    home = s.population.home
     s.create(Webhook, form_id=feedback.id, tag="crm-sync", url=f"https://hooks.{home.domain}/forms/feedback")
     returns_hook = s.create(
         Webhook, form_id=returns.id, tag="helpdesk", url=f"https://hooks.{home.domain}/forms/returns"
     )
     s.create(Webhook, form_id=returns.id, tag="old-erp", url=f"https://erp.{home.domain}/inbound", enabled=False)
-    for i, p in enumerate(pop.consumers):
-        if i % 3 == 2 or not links.places_first_order(i):
+    return returns_hook
+
+
+def _seed_shop_responses(
+    s: SeedContext, feedback: Form, returns: Form, returns_hook: Webhook, categories: tuple[str, ...]
+) -> None:
+    """Feedback on consumers' first orders (as the commerce contract places them); every fifth also returns it."""
+    rng = s.rng
+    orders = first_order_numbers(s.population)
+    for i, p in enumerate(s.population.consumers):
+        order = orders.get(p.email)
+        if i % 3 == 2 or order is None:
             continue
-        order = links.first_order_number(i)
-        when = now - dt.timedelta(days=rng.randint(1, 50), hours=rng.randint(0, 12))
+        when = s.now - dt.timedelta(days=rng.randint(1, 50), hours=rng.randint(0, 12))
         rating = rng.choice((2, 3, 4, 4, 5, 5))
         happy = rating >= 4
         answers = [
@@ -1006,9 +1027,12 @@ def seed(s: SeedContext) -> None:
                 status_code=200 if i % 15 else 503,
                 delivered_at=when + dt.timedelta(hours=1),
             )
-    guests = [p for p in pop.contacts][:12]
-    for k, p in enumerate(guests):
-        company = pop.company_of(p)
+
+
+def _seed_registrations(s: SeedContext, event: Form) -> None:
+    """Twelve business contacts registered for the customer day, which closed at that limit."""
+    for k, p in enumerate(s.population.contacts[:12]):
+        company = s.population.company_of(p)
         s.create(
             Response,
             form_id=event.id,
@@ -1019,5 +1043,5 @@ def seed(s: SeedContext) -> None:
                 Answer(field_ref="session", choice=EVENT[3][4][k % 2]),
             ),
             respondent_email=p.email,
-            submitted_at=now - dt.timedelta(days=20 - k),
+            submitted_at=s.now - dt.timedelta(days=20 - k),
         )

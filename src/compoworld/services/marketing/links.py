@@ -19,11 +19,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Country, Date, DateTime, Domain, Email, IdOf, Quantity, Text, Title, Url
+from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.records import Created, Timestamped
 
 __all__ = ["service"]
 
@@ -73,7 +76,7 @@ class ShortDomain(Record):
     """When it was added."""
 
 
-class Campaign(Record):
+class Campaign(Created):
     """A marketing campaign that groups links by channel."""
 
     id: CampaignId
@@ -89,11 +92,9 @@ class Campaign(Record):
     """First day."""
     ends_on: Date | None = None
     """Last day, if planned."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class Link(Record):
+class Link(Timestamped):
     """A short link (bitlink) and the long URL it redirects to."""
 
     id: LinkId
@@ -123,10 +124,6 @@ class Link(Record):
     """After this time the link no longer redirects."""
     total_clicks: Quantity = 0
     """Clicks so far."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class ClickDay(Record):
@@ -296,12 +293,8 @@ def _link_by_url(ctx: Ctx, short_url: str, field: str) -> Link:
 # -- examples -------------------------------------------------------------------------------------------------
 
 
-def _example_shorten(ctx: Ctx) -> dict[str, Any]:
-    return {"long_url": "https://www.example.org/spring-sale?ref=newsletter", "title": "Spring sale"}
-
-
-def _example_add_domain(ctx: Ctx) -> dict[str, Any]:
-    return {"domain": "go.example-brand.com"}
+_example_shorten = fixed_example(long_url="https://www.example.org/spring-sale?ref=newsletter", title="Spring sale")
+_example_add_domain = fixed_example(domain="go.example-brand.com")
 
 
 def _example_verify(ctx: Ctx) -> dict[str, Any] | None:
@@ -311,31 +304,14 @@ def _example_verify(ctx: Ctx) -> dict[str, Any] | None:
     return {"domain_id": dom.id, "txt_record": dom.verification_token}
 
 
-def _example_url(ctx: Ctx) -> dict[str, Any] | None:
-    link = ctx.first(Link, archived=False)
-    return None if link is None else {"short_url": link.short_url}
-
-
-def _example_click(ctx: Ctx) -> dict[str, Any] | None:
-    for link in ctx.where(Link, archived=False):
-        if link.expires_at is None or link.expires_at > ctx.now():
-            return {"short_url": link.short_url, "country": "DE"}
-    return None
-
-
-def _example_rename(ctx: Ctx) -> dict[str, Any] | None:
-    link = ctx.first(Link, total_clicks=0)
-    return None if link is None else {"link_id": link.id, "back_half": "fresh-name-1"}
-
-
-def _example_link(ctx: Ctx) -> dict[str, Any] | None:
-    link = ctx.first(Link)
-    return None if link is None else {"link_id": link.id}
-
-
-def _example_campaign(ctx: Ctx) -> dict[str, Any] | None:
-    campaign = ctx.first(Campaign)
-    return None if campaign is None else {"campaign_id": campaign.id}
+_example_url = first_example(Link, where={"archived": False}, fields={"short_url": "short_url"})
+_example_click = first_example(
+    Link,
+    where={"archived": False},
+    match=lambda ctx, link: link.expires_at is None or link.expires_at > ctx.now(),
+    fields={"short_url": "short_url"},
+    country="DE",
+)
 
 
 # -- domain tools -------------------------------------------------------------------------------------------
@@ -446,7 +422,11 @@ def _owner(ctx: Ctx) -> str:
     return first.owner_email if first else f"owner@{ctx.population.home.domain}"
 
 
-@service.tool(intent="change the back-half of the short link", write=True, example=_example_rename)
+@service.tool(
+    intent="change the back-half of the short link",
+    write=True,
+    example=first_example(Link, "link_id", where={"total_clicks": 0}, back_half="fresh-name-1"),
+)
 def customize_back_half(ctx: Ctx, link_id: LinkId, back_half: BackHalf) -> Link:
     """Give a link a custom back-half; only while it has no clicks (printed or shared links must keep working).
 
@@ -539,7 +519,7 @@ class LinkStats(BaseModel):
     by_country: list[CountryCount] = Field(description="Clicks per country, most first.")
 
 
-@service.tool(intent="get the click statistics of the short link", example=_example_link)
+@service.tool(intent="get the click statistics of the short link", example=first_example(Link, "link_id"))
 def link_stats(ctx: Ctx, link_id: LinkId, days: Annotated[int, Field(ge=1, le=90)] = 30) -> LinkStats:
     """Clicks of a link over the last days (today included), per day and per country.
 
@@ -594,7 +574,7 @@ class CampaignReport(BaseModel):
     top_link: Url | None = Field(description="Short link with the most clicks.")
 
 
-@service.tool(intent="report on the campaign's clicks", example=_example_campaign)
+@service.tool(intent="report on the campaign's clicks", example=first_example(Campaign, "campaign_id"))
 def campaign_report(ctx: Ctx, campaign_id: CampaignId) -> CampaignReport:
     """Total clicks of a campaign's links, per channel, and its best link.
 
@@ -634,10 +614,15 @@ CAMPAIGNS: tuple[tuple[str, tuple[Channel, ...], int, int | None], ...] = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The default and branded domains, marketing staff's campaigns, links to company and product pages, clicks."""
-    pop = s.population
-    home = pop.home
-    today = s.now.date()
-    staff = [p for p in pop.employees if p.department == "Marketing"] or list(pop.employees)
+    staff = s.population.staff("Marketing")
+    brand = _seed_domains(s, staff)
+    camps = _seed_campaigns(s, staff)
+    _seed_links(s, brand, camps, staff)
+
+
+def _seed_domains(s: SeedContext, staff: list[Person]) -> ShortDomain:
+    """The default domain, the verified branded domain (returned) and a second one still pending."""
+    home = s.population.home
     s.create(
         ShortDomain,
         domain=DEFAULT_DOMAIN,
@@ -661,20 +646,31 @@ def seed(s: SeedContext) -> None:
         added_by=staff[-1].email,
         created_at=s.now - dt.timedelta(days=2),
     )
-    camps: list[Campaign] = []
-    for k, (name, channels, start, end) in enumerate(CAMPAIGNS):
-        camps.append(
-            s.create(
-                Campaign,
-                name=name,
-                description=f"{name} of {home.name}.",
-                channels=list(channels),
-                owner_email=staff[k % len(staff)].email,
-                starts_on=today + dt.timedelta(days=start),
-                ends_on=None if end is None else today + dt.timedelta(days=end),
-                created_at=s.now + dt.timedelta(days=start - 3),
-            )
+    return brand
+
+
+def _seed_campaigns(s: SeedContext, staff: list[Person]) -> list[Campaign]:
+    home = s.population.home
+    today = s.now.date()
+    return [
+        s.create(
+            Campaign,
+            name=name,
+            description=f"{name} of {home.name}.",
+            channels=list(channels),
+            owner_email=staff[k % len(staff)].email,
+            starts_on=today + dt.timedelta(days=start),
+            ends_on=None if end is None else today + dt.timedelta(days=end),
+            created_at=s.now + dt.timedelta(days=start - 3),
         )
+        for k, (name, channels, start, end) in enumerate(CAMPAIGNS)
+    ]
+
+
+def _seed_links(s: SeedContext, brand: ShortDomain, camps: list[Campaign], staff: list[Person]) -> None:
+    """Links to product and content pages, each followed by its clicks so that random draws interleave as seeded."""
+    pop = s.population
+    home = pop.home
     targets: list[tuple[str, str]] = [
         (f"https://shop.{home.domain}/products/{p.sku.lower()}", p.name) for p in pop.products[:14]
     ]
@@ -684,7 +680,7 @@ def seed(s: SeedContext) -> None:
         (f"https://www.{home.domain}/careers", "Careers"),
     ]
     targets += [(f"https://www.{c.domain}/", f"{c.name} homepage") for c in pop.customers[:3]]
-    month = today.replace(day=1)
+    month = s.now.date().replace(day=1)
     countries = [pl.country for pl in pop.places]
     for i, (url, title) in enumerate(targets):
         camp = camps[i % 4] if i % 4 < 3 else None  # the summer campaign has no links yet
@@ -715,20 +711,24 @@ def seed(s: SeedContext) -> None:
             created_at=created,
             updated_at=created,
         )
-        if i % 7 == 6:
-            continue  # never clicked
-        counts: dict[tuple[dt.date, str], tuple[int, Referrer]] = {}
-        first_day = created.date()
-        span = max(1, (today - first_day).days)
-        for k in range(min(8, span)):
-            day = first_day + dt.timedelta(days=1 + (k * span) // 8)
-            if day > today:
-                break
-            for c in range(1 + (i + k) % 3):
-                key = (day, countries[(i + k * 3 + c * 7) % len(countries)])
-                n, ref = counts.get(key, (0, ("email", "social", "direct", "search", "other")[(i + c) % 5]))
-                counts[key] = (n + s.rng.randint(1, 40), ref)
-        for (day, country), (n, ref) in sorted(counts.items()):
-            s.create(ClickDay, link_id=link.id, date=day, country=country, referrer=ref, clicks=n)
-        total = sum(n for n, _ in counts.values())
-        s.update(link, total_clicks=total)
+        if i % 7 != 6:  # every seventh link was never clicked
+            _seed_clicks(s, link, i, countries)
+
+
+def _seed_clicks(s: SeedContext, link: Link, i: int, countries: list[str]) -> None:
+    """Up to eight days of clicks of the ``i``-th link from a few countries, and its click total."""
+    today = s.now.date()
+    counts: dict[tuple[dt.date, str], tuple[int, Referrer]] = {}
+    first_day = link.created_at.date()
+    span = max(1, (today - first_day).days)
+    for k in range(min(8, span)):
+        day = first_day + dt.timedelta(days=1 + (k * span) // 8)
+        if day > today:
+            break
+        for c in range(1 + (i + k) % 3):
+            key = (day, countries[(i + k * 3 + c * 7) % len(countries)])
+            n, ref = counts.get(key, (0, ("email", "social", "direct", "search", "other")[(i + c) % 5]))
+            counts[key] = (n + s.rng.randint(1, 40), ref)
+    for (day, country), (n, ref) in sorted(counts.items()):
+        s.create(ClickDay, link_id=link.id, date=day, country=country, referrer=ref, clicks=n)
+    s.update(link, total_clicks=sum(n for n, _ in counts.values()))

@@ -38,6 +38,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -65,7 +67,7 @@ DUPLICATE_WINDOW = dt.timedelta(hours=24)
 SITE = "https://chirp.example"
 
 
-class User(Record):
+class User(Created):
     """An account: a person or a brand."""
 
     id: UserId
@@ -95,8 +97,6 @@ class User(Record):
     """Active followers."""
     following_count: Quantity = 0
     """Accounts it follows."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the account was created."""
 
 
 class Post(Record):
@@ -133,7 +133,7 @@ class Post(Record):
     """When it was posted."""
 
 
-class Like(Record):
+class Like(Created):
     """A user's like of a post."""
 
     id: Annotated[str, IdOf("microblog.like")]
@@ -141,11 +141,9 @@ class Like(Record):
     """Who liked."""
     post_id: PostId
     """The post."""
-    created_at: Annotated[DateTime, CREATED]
-    """When."""
 
 
-class Follow(Record):
+class Follow(Created):
     """A follow, or a pending request to follow a protected account."""
 
     id: Annotated[str, IdOf("microblog.follow")]
@@ -155,11 +153,9 @@ class Follow(Record):
     """Who is followed."""
     status: Literal["active", "pending"] = "active"
     """active, or pending until a protected account approves."""
-    created_at: Annotated[DateTime, CREATED]
-    """When."""
 
 
-class Block(Record):
+class Block(Created):
     """A user blocking another."""
 
     id: Annotated[str, IdOf("microblog.block")]
@@ -167,8 +163,6 @@ class Block(Record):
     """Who blocks."""
     blocked_id: UserId
     """Who is blocked."""
-    created_at: Annotated[DateTime, CREATED]
-    """When."""
 
 
 class DirectMessage(Record):
@@ -333,9 +327,7 @@ def _example_like(ctx: Ctx) -> dict[str, Any] | None:
     return None if found is None else {"user_id": found[0].id, "post_id": found[1].id}
 
 
-def _example_unlike(ctx: Ctx) -> dict[str, Any] | None:
-    like = ctx.first(Like)
-    return None if like is None else {"user_id": like.user_id, "post_id": like.post_id}
+_example_unlike = first_example(Like, fields={"user_id": "user_id", "post_id": "post_id"})
 
 
 def _example_repost(ctx: Ctx) -> dict[str, Any] | None:
@@ -355,14 +347,12 @@ def _example_follow(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_unfollow(ctx: Ctx) -> dict[str, Any] | None:
-    f = ctx.first(Follow, status="active")
-    return None if f is None else {"user_id": f.follower_id, "target_user_id": f.followee_id}
-
-
-def _example_approve(ctx: Ctx) -> dict[str, Any] | None:
-    f = ctx.first(Follow, status="pending")
-    return None if f is None else {"user_id": f.followee_id, "requester_id": f.follower_id}
+_example_unfollow = first_example(
+    Follow, where={"status": "active"}, fields={"user_id": "follower_id", "target_user_id": "followee_id"}
+)
+_example_approve = first_example(
+    Follow, where={"status": "pending"}, fields={"user_id": "followee_id", "requester_id": "follower_id"}
+)
 
 
 def _example_block(ctx: Ctx) -> dict[str, Any] | None:
@@ -373,21 +363,15 @@ def _example_block(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_unblock(ctx: Ctx) -> dict[str, Any] | None:
-    b = ctx.first(Block)
-    return None if b is None else {"user_id": b.blocker_id, "target_user_id": b.blocked_id}
-
-
-def _example_dm(ctx: Ctx) -> dict[str, Any] | None:
-    for f in ctx.where(Follow, status="active"):
-        if not _blocked_between(ctx, f.follower_id, f.followee_id):
-            return {"sender_id": f.followee_id, "recipient_id": f.follower_id, "text": "Thanks for the follow!"}
-    return None
-
-
-def _example_delete(ctx: Ctx) -> dict[str, Any] | None:
-    post = ctx.first(Post)
-    return None if post is None else {"user_id": post.author_id, "post_id": post.id}
+_example_unblock = first_example(Block, fields={"user_id": "blocker_id", "target_user_id": "blocked_id"})
+_example_dm = first_example(
+    Follow,
+    where={"status": "active"},
+    match=lambda ctx, f: not _blocked_between(ctx, f.follower_id, f.followee_id),
+    fields={"sender_id": "followee_id", "recipient_id": "follower_id"},
+    text="Thanks for the follow!",
+)
+_example_delete = first_example(Post, "post_id", fields={"user_id": "author_id"})
 
 
 # -- domain tools -----------------------------------------------------------------------------
@@ -780,14 +764,30 @@ def _handle(name: str, used: set[str]) -> str:
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Brand accounts of the home company and some customers, staff and consumers, posts, follows, likes, DMs."""
+    brands, accounts = _seed_users(s)
+    follows, blocked = _seed_follows(s, brands, accounts)
+    made, recs, counts = _seed_posts(s, brands, accounts, blocked)
+    _seed_likes_and_reposts(s, made, brands, accounts, blocked, counts)
+    for pid, c in counts.items():
+        s.update(recs[pid], **c)
+    for k, (src, dst) in enumerate(sorted(follows)[:12]):
+        key = "-".join(sorted((src, dst)))
+        s.create(
+            DirectMessage,
+            conversation_key=key,
+            sender_id=dst,
+            recipient_id=src,
+            text=("Thanks for the follow!", "Did your parcel arrive?", "Loved your post yesterday.")[k % 3],
+            created_at=s.now - dt.timedelta(days=1, minutes=k),
+        )
+
+
+def _seed_users(s: SeedContext) -> tuple[list[User], list[User]]:
+    """Brand accounts of the home company and five customers, and personal accounts of staff and consumers."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    home = pop.home
     used: set[str] = set()
-    accounts: list[User] = []
     brands: list[User] = []
-    for k, company in enumerate([home, *pop.customers[:5]]):
+    for k, company in enumerate([pop.home, *pop.customers[:5]]):
         brands.append(
             s.create(
                 User,
@@ -800,11 +800,11 @@ def seed(s: SeedContext) -> None:
                 url=f"https://www.{company.domain}",
                 verified=k == 0,
                 dm_open=True,
-                created_at=now - dt.timedelta(days=900 - k),
+                created_at=s.now - dt.timedelta(days=900 - k),
             )
         )
-    people = list(pop.employees[::3]) + list(pop.consumers[:30])
-    for i, p in enumerate(people):
+    accounts: list[User] = []
+    for i, p in enumerate(list(pop.employees[::3]) + list(pop.consumers[:30])):
         employer = pop.company_of(p)
         accounts.append(
             s.create(
@@ -818,14 +818,21 @@ def seed(s: SeedContext) -> None:
                 location=p.place.city,
                 protected=i % 9 == 4,
                 dm_open=i % 4 == 0,
-                created_at=now - dt.timedelta(days=rng.randint(40, 800)),
+                created_at=s.now - dt.timedelta(days=s.rng.randint(40, 800)),
             )
         )
+    return brands, accounts
+
+
+def _seed_follows(
+    s: SeedContext, brands: list[User], accounts: list[User]
+) -> tuple[set[tuple[str, str]], tuple[str, str]]:
+    """Follows and requests, one block that cut them, and the counts; returns the active follows and the block."""
     everyone = brands + accounts
     follows: set[tuple[str, str]] = set()
     pending: set[tuple[str, str]] = set()
     for i, u in enumerate(accounts):
-        targets = [brands[0], *rng.sample(everyone, 6)]
+        targets = [brands[0], *s.rng.sample(everyone, 6)]
         for t in targets:
             if t.id == u.id or (u.id, t.id) in follows or (u.id, t.id) in pending:
                 continue
@@ -840,36 +847,53 @@ def seed(s: SeedContext) -> None:
     follows.discard((blocked[1], blocked[0]))
     pending.discard((blocked[1], blocked[0]))
     for src, dst in sorted(follows):
-        s.create(Follow, follower_id=src, followee_id=dst, created_at=now - dt.timedelta(days=30))
+        s.create(Follow, follower_id=src, followee_id=dst, created_at=s.now - dt.timedelta(days=30))
     for src, dst in sorted(pending):
-        s.create(Follow, follower_id=src, followee_id=dst, status="pending", created_at=now - dt.timedelta(days=2))
-    s.create(Block, blocker_id=blocked[0], blocked_id=blocked[1], created_at=now - dt.timedelta(days=10))
+        s.create(Follow, follower_id=src, followee_id=dst, status="pending", created_at=s.now - dt.timedelta(days=2))
+    s.create(Block, blocker_id=blocked[0], blocked_id=blocked[1], created_at=s.now - dt.timedelta(days=10))
     for u in everyone:
         s.update(
             u,
             followers_count=sum(1 for _, dst in follows if dst == u.id),
             following_count=sum(1 for src, _ in follows if src == u.id),
         )
-    products = pop.products
+    return follows, blocked
+
+
+PostCounts = dict[str, dict[str, int]]
+"""Likes, replies, reposts and quotes counted per post id while seeding, written once at the end."""
+
+
+def _zero_counts() -> dict[str, int]:
+    return {"like_count": 0, "reply_count": 0, "repost_count": 0, "quote_count": 0}
+
+
+def _seed_posts(
+    s: SeedContext, brands: list[User], accounts: list[User], blocked: tuple[str, str]
+) -> tuple[list[Post], dict[str, Post], PostCounts]:
+    """Seventy original posts over the last days, every third followed by a reply to an earlier one if allowed."""
+    pop = s.population
+    rng = s.rng
+    everyone = brands + accounts
     made: list[Post] = []
     recs: dict[str, Post] = {}
-    counts: dict[str, dict[str, int]] = {}
+    counts: PostCounts = {}
     for k in range(70):
         brand = k % 4 == 0
         author = brands[(k // 4) % len(brands)] if brand else accounts[(k * 7) % len(accounts)]
-        product = products[k % len(products)]
+        product = pop.products[k % len(pop.products)]
         city = rng.choice(pop.places).city
         template = BRAND_POSTS[k % len(BRAND_POSTS)] if brand else PEOPLE_POSTS[k % len(PEOPLE_POSTS)]
         text = template.format(
-            product=product.name, city=city, url=f"https://www.{home.domain}/p/{product.sku.lower()}"
+            product=product.name, city=city, url=f"https://www.{pop.home.domain}/p/{product.sku.lower()}"
         )
-        when = now - dt.timedelta(hours=3 * (70 - k) + rng.randint(0, 2))
+        when = s.now - dt.timedelta(hours=3 * (70 - k) + rng.randint(0, 2))
         settings: ReplySettings = "following" if k % 13 == 5 else "everyone"
         post = s.create(Post, author_id=author.id, text=text, reply_settings=settings, created_at=when)
         post = s.update(post, conversation_id=post.id)
         made.append(post)
         recs[post.id] = post
-        counts[post.id] = {"like_count": 0, "reply_count": 0, "repost_count": 0, "quote_count": 0}
+        counts[post.id] = _zero_counts()
         if k % 3 == 1 and made:
             parent = made[rng.randrange(len(made))]
             parent_author = next(u for u in everyone if u.id == parent.author_id)
@@ -890,8 +914,21 @@ def seed(s: SeedContext) -> None:
                     created_at=when + dt.timedelta(minutes=40),
                 )
                 recs[reply.id] = reply
-                counts[reply.id] = {"like_count": 0, "reply_count": 0, "repost_count": 0, "quote_count": 0}
+                counts[reply.id] = _zero_counts()
                 counts[parent.id]["reply_count"] += 1
+    return made, recs, counts
+
+
+def _seed_likes_and_reposts(
+    s: SeedContext,
+    made: list[Post],
+    brands: list[User],
+    accounts: list[User],
+    blocked: tuple[str, str],
+    counts: PostCounts,
+) -> None:
+    """Likes of visible original posts, and a repost of every sixth one by a brand."""
+    everyone = brands + accounts
     liked: set[tuple[str, str]] = set()
     for k, post in enumerate(made):
         author = next(u for u in everyone if u.id == post.author_id)
@@ -915,15 +952,3 @@ def seed(s: SeedContext) -> None:
                 created_at=post.created_at + dt.timedelta(hours=2),
             )
             counts[post.id]["repost_count"] += 1
-    for pid, c in counts.items():
-        s.update(recs[pid], **c)
-    for k, (src, dst) in enumerate(sorted(follows)[:12]):
-        key = "-".join(sorted((src, dst)))
-        s.create(
-            DirectMessage,
-            conversation_key=key,
-            sender_id=dst,
-            recipient_id=src,
-            text=("Thanks for the follow!", "Did your parcel arrive?", "Loved your post yesterday.")[k % 3],
-            created_at=now - dt.timedelta(days=1, minutes=k),
-        )

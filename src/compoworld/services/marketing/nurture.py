@@ -19,8 +19,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -37,6 +38,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped
 
 __all__ = ["service"]
 
@@ -70,7 +73,7 @@ def _rank(stage: str) -> int:
     return order.index(stage)
 
 
-class Lead(Record):
+class Lead(Timestamped):
     """A person marketing knows about: their profile, score, lifecycle stage and consent."""
 
     id: LeadId
@@ -102,13 +105,9 @@ class Lead(Record):
     """Why the lead opted out."""
     marketing_suspended: bool = False
     """Whether marketing to the lead is suspended (e.g. a hard bounce)."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the lead was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the lead last changed."""
 
 
-class StaticList(Record):
+class StaticList(Created):
     """A static list of leads, added and removed explicitly."""
 
     id: ListId
@@ -116,8 +115,6 @@ class StaticList(Record):
     """List name; unique."""
     description: Text = ""
     """What the list is for."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class ListMembership(Record):
@@ -166,7 +163,7 @@ class Activity(Record):
     """When it happened."""
 
 
-class SmartCampaign(Record):
+class SmartCampaign(Timestamped):
     """A smart campaign: who qualifies (smart list) and what happens to them (flow)."""
 
     id: CampaignId
@@ -190,10 +187,6 @@ class SmartCampaign(Record):
     """Flow: static list leads are added to."""
     assign_owner_email: Email | None = None
     """Flow: sales rep who becomes the owner of leads without one; required when set_stage is sales_qualified or later."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class Enrollment(Record):
@@ -425,11 +418,6 @@ def _require_active(campaign: SmartCampaign, kind: str) -> None:
 # -- examples ---------------------------------------------------------------------------------
 
 
-def _example_log(ctx: Ctx) -> dict[str, Any] | None:
-    lead = ctx.first(Lead)
-    return None if lead is None else {"lead_id": lead.id, "type": "form_fill", "url": "https://www.example.com/demo"}
-
-
 def _example_add(ctx: Ctx) -> dict[str, Any] | None:
     for lst in ctx.scan(StaticList):
         for lead in ctx.scan(Lead):
@@ -455,16 +443,6 @@ def _example_request(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_unsub(ctx: Ctx) -> dict[str, Any] | None:
-    lead = ctx.first(Lead, unsubscribed=False)
-    return None if lead is None else {"lead_id": lead.id, "reason": "Too many e-mails"}
-
-
-def _example_stage(ctx: Ctx) -> dict[str, Any] | None:
-    lead = ctx.first(Lead, lifecycle_stage="lead")
-    return None if lead is None else {"lead_id": lead.id, "stage": "marketing_qualified"}
-
-
 # -- domain tools -----------------------------------------------------------------------------
 
 
@@ -475,7 +453,11 @@ class Scored(BaseModel):
     lead: Lead = Field(description="The lead after scoring (score and lifecycle stage).")
 
 
-@service.tool(intent="log the lead's activity and score it", write=True, example=_example_log)
+@service.tool(
+    intent="log the lead's activity and score it",
+    write=True,
+    example=first_example(Lead, "lead_id", type="form_fill", url="https://www.example.com/demo"),
+)
 def log_activity(ctx: Ctx, lead_id: LeadId, type: ActivityType, url: Url | None = None) -> Scored:
     """Record something a lead did; every active scoring rule for that activity adds its points.
 
@@ -509,7 +491,11 @@ def log_activity(ctx: Ctx, lead_id: LeadId, type: ActivityType, url: Url | None 
     return Scored(activity=act, lead=lead)
 
 
-@service.tool(intent="move the lead to a later lifecycle stage", write=True, example=_example_stage)
+@service.tool(
+    intent="move the lead to a later lifecycle stage",
+    write=True,
+    example=first_example(Lead, "lead_id", where={"lifecycle_stage": "lead"}, stage="marketing_qualified"),
+)
 def change_lifecycle_stage(ctx: Ctx, lead_id: LeadId, stage: Stage, owner_email: Email | None = None) -> Lead:
     """Move a lead forward in the funnel; stages never move back.
 
@@ -535,7 +521,11 @@ def change_lifecycle_stage(ctx: Ctx, lead_id: LeadId, stage: Stage, owner_email:
     return ctx.update(lead, lifecycle_stage=stage, owner_email=owner)
 
 
-@service.tool(intent="unsubscribe the lead from marketing e-mail", write=True, example=_example_unsub)
+@service.tool(
+    intent="unsubscribe the lead from marketing e-mail",
+    write=True,
+    example=first_example(Lead, "lead_id", where={"unsubscribed": False}, reason="Too many e-mails"),
+)
 def unsubscribe_lead(ctx: Ctx, lead_id: LeadId, reason: Text = "") -> Lead:
     """Record that a lead opted out of marketing e-mail; campaigns that send e-mail skip them from now on.
 
@@ -683,35 +673,76 @@ PAGES = ("pricing", "product-tour", "case-studies", "blog/automation-guide", "de
 def seed(s: SeedContext) -> None:
     """Leads from the population's business contacts and some consumers, activities that add up to their scores."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    home = pop.home
-    reps = [p for p in pop.employees if p.department == "Sales"] or list(pop.employees)
+    reps = pop.staff("Sales")
     rule_recs = [
         s.create(ScoringRule, name=name, activity_type=t, points=pts, limit_per_lead=lim) for name, t, pts, lim in RULES
     ]
     s.create(ScoringRule, name="Old: clicked an ad", activity_type="web_visit", points=1, active=False)
-    lists = [s.create(StaticList, name=n, description=d, created_at=now - dt.timedelta(days=200)) for n, d in LISTS]
+    lists = [s.create(StaticList, name=n, description=d, created_at=s.now - dt.timedelta(days=200)) for n, d in LISTS]
+    lead_recs = _seed_leads(s, rule_recs, reps)
+    memberships_seeded: list[ListMembership] = []
+    for i, lead in enumerate(lead_recs):
+        for j, lst in enumerate(lists[:3]):
+            if (i + j) % (2 + j) == 0:
+                m = s.create(ListMembership, list_id=lst.id, lead_id=lead.id, added_at=lead.created_at)
+                if j == 1:
+                    memberships_seeded.append(m)
+    webinar = _seed_campaigns(s, lists, reps)
+    # The webinar follow-up already ran for some attendees after last month's webinar.
+    attendees = {m.lead_id for m in memberships_seeded}
+    followed = [
+        lead
+        for lead in lead_recs
+        if lead.id in attendees
+        and not (lead.unsubscribed or lead.marketing_suspended)
+        and lead.lifecycle_stage != "subscriber"
+    ]
+    for lead in followed[:6]:
+        s.create(
+            Enrollment,
+            campaign_id=webinar.id,
+            lead_id=lead.id,
+            email=lead.email,
+            email_subject=webinar.email_subject,
+            stage_after=lead.lifecycle_stage,
+            enrolled_at=s.now - dt.timedelta(days=12),
+        )
+
+
+SeedActivity = tuple[ActivityType, str | None, int, tuple[str, ...]]
+"""An activity drawn for a lead: type, page, points awarded and the rules that awarded them."""
+
+
+def _draw_activities(s: SeedContext, i: int, rule_recs: list[ScoringRule]) -> tuple[list[SeedActivity], int]:
+    """The ``i``-th lead's activities, each scored by its rule up to the rule's limit, and the total score."""
+    rng = s.rng
+    score = 0
+    acts: list[SeedActivity] = []
+    counts: dict[str, int] = {}
+    for _ in range(rng.randint(0, 9) + (6 if i % 7 == 0 else 0)):
+        rule = rule_recs[rng.choice((0, 0, 1, 2, 2, 3, 4, 5))]
+        n = counts.get(rule.id, 0)
+        awarded = rule.limit_per_lead is None or n < rule.limit_per_lead
+        counts[rule.id] = n + 1
+        url = (
+            f"https://www.{s.population.home.domain}/{rng.choice(PAGES)}"
+            if rule.activity_type in ("web_visit", "form_fill", "content_download")
+            else None
+        )
+        acts.append((rule.activity_type, url, rule.points if awarded else 0, (rule.id,) if awarded else ()))
+        score += rule.points if awarded else 0
+    return acts, score
+
+
+def _seed_leads(s: SeedContext, rule_recs: list[ScoringRule], reps: list[Person]) -> list[Lead]:
+    """A lead per business contact and per third consumer, with the activities behind its score."""
+    pop = s.population
     people = list(pop.contacts) + list(pop.consumers[: len(pop.consumers) // 3])
     lead_recs: list[Lead] = []
     for i, p in enumerate(people):
         company = pop.company_of(p)
-        created = now - dt.timedelta(days=rng.randint(5, 300))
-        score = 0
-        acts: list[tuple[ActivityType, str | None, int, tuple[str, ...]]] = []
-        counts: dict[str, int] = {}
-        for _ in range(rng.randint(0, 9) + (6 if i % 7 == 0 else 0)):
-            rule = rule_recs[rng.choice((0, 0, 1, 2, 2, 3, 4, 5))]
-            n = counts.get(rule.id, 0)
-            awarded = rule.limit_per_lead is None or n < rule.limit_per_lead
-            counts[rule.id] = n + 1
-            url = (
-                f"https://www.{home.domain}/{rng.choice(PAGES)}"
-                if rule.activity_type in ("web_visit", "form_fill", "content_download")
-                else None
-            )
-            acts.append((rule.activity_type, url, rule.points if awarded else 0, (rule.id,) if awarded else ()))
-            score += rule.points if awarded else 0
+        created = s.now - dt.timedelta(days=s.rng.randint(5, 300))
+        acts, score = _draw_activities(s, i, rule_recs)
         stage: Stage = "subscriber" if company is None else "lead"
         if score >= MQL_THRESHOLD:
             stage = "marketing_qualified"
@@ -750,13 +781,11 @@ def seed(s: SeedContext) -> None:
                 rule_ids=rids,
                 occurred_at=created + dt.timedelta(hours=6 + 11 * k),
             )
-    memberships_seeded: list[ListMembership] = []
-    for i, lead in enumerate(lead_recs):
-        for j, lst in enumerate(lists[:3]):
-            if (i + j) % (2 + j) == 0:
-                m = s.create(ListMembership, list_id=lst.id, lead_id=lead.id, added_at=lead.created_at)
-                if j == 1:
-                    memberships_seeded.append(m)
+    return lead_recs
+
+
+def _seed_campaigns(s: SeedContext, lists: list[StaticList], reps: list[Person]) -> SmartCampaign:
+    """Batch and trigger campaigns; returns the webinar follow-up."""
     s.create(
         SmartCampaign,
         name="Monthly newsletter",
@@ -801,22 +830,4 @@ def seed(s: SeedContext) -> None:
         list_id=lists[2].id,
         email_subject="Great to meet you at the show",
     )
-    # The webinar follow-up already ran for some attendees after last month's webinar.
-    attendees = {m.lead_id for m in memberships_seeded}
-    followed = [
-        lead
-        for lead in lead_recs
-        if lead.id in attendees
-        and not (lead.unsubscribed or lead.marketing_suspended)
-        and lead.lifecycle_stage != "subscriber"
-    ]
-    for lead in followed[:6]:
-        s.create(
-            Enrollment,
-            campaign_id=webinar.id,
-            lead_id=lead.id,
-            email=lead.email,
-            email_subject=webinar.email_subject,
-            stage_after=lead.lifecycle_stage,
-            enrolled_at=now - dt.timedelta(days=12),
-        )
+    return webinar

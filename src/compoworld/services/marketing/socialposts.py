@@ -13,14 +13,16 @@ the author, and a sent post is final.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -37,6 +39,9 @@ from compoworld.engine.types import (
     Timezone,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Timestamped
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -111,7 +116,7 @@ class Member(Record):
     """admin and editor publish and approve; a contributor's posts need approval."""
 
 
-class Post(Record):
+class Post(Timestamped):
     """A social post (update) for one channel, from draft to sent."""
 
     id: PostId
@@ -147,10 +152,6 @@ class Post(Record):
     """Reposts or shares."""
     clicks: Quantity = 0
     """Link clicks."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 # -- rules ------------------------------------------------------------------------------------
@@ -310,7 +311,7 @@ def _slots(channel: Channel, after: dt.datetime, n: int, taken: set[dt.datetime]
         if WEEKDAYS[day.weekday()] in channel.posting_days:
             for t in sorted(channel.posting_times):
                 hh, mm = (int(x) for x in t.split(":"))
-                when = dt.datetime(day.year, day.month, day.day, hh, mm, tzinfo=dt.UTC)
+                when = utc_at(day, hh, mm)
                 if when > after and when not in taken:
                     out.append(when)
                     if len(out) == n:
@@ -341,12 +342,12 @@ def _schedulable(ctx: Ctx, post_id: str) -> tuple[Post, Channel]:
 # -- examples ---------------------------------------------------------------------------------
 
 
-def _example_post(ctx: Ctx) -> dict[str, Any] | None:
-    for post in ctx.where(Post, status="draft"):
-        channel = ctx.get(Channel, post.channel_id)
-        if channel.status == "connected":
-            return {"post_id": post.id}
-    return None
+_example_post = first_example(
+    Post,
+    "post_id",
+    where={"status": "draft"},
+    match=lambda ctx, p: ctx.get(Channel, p.channel_id).status == "connected",
+)
 
 
 def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
@@ -659,8 +660,6 @@ TEXTS = (
 def seed(s: SeedContext) -> None:
     """The home company's channels, the marketing team, posts sent with statistics, queued, pending and drafts."""
     pop = s.population
-    rng = s.rng
-    now = s.now
     home = pop.home
     handle = home.name.replace(" ", "")[:24]
     chans = [
@@ -677,49 +676,18 @@ def seed(s: SeedContext) -> None:
         )
         for net, f, ok in NETWORKS
     ]
-    team = [p for p in pop.employees if p.department == "Marketing"] or list(pop.employees[:4])
+    team = pop.staff("Marketing", fallback=4)
     roles: tuple[Role, ...] = ("admin", "editor", "contributor", "contributor", "editor")
     mems = [s.create(Member, name=p.name, email=p.email, role=roles[i % len(roles)]) for i, p in enumerate(team)]
     writers = [m for m in mems if m.role != "contributor"]
     contributors = [m for m in mems if m.role == "contributor"] or writers
-    products = pop.products
-    k = 0
-
-    def text_for(n: int, channel: Channel) -> tuple[str, str | None]:
-        product = products[n % len(products)]
-        link = f"https://www.{home.domain}/products/{product.sku.lower()}"
-        text = TEXTS[n % len(TEXTS)].format(product=product.name, link=link if channel.network == "x" else "").strip()
-        return text, (None if link in text else link)
-
+    numbers = itertools.count(1)  # posts are numbered across channels: texts, images and post URLs follow it
     for ch in chans:
-        media_ok = ch.network == "instagram"
-        for d in range(12 if ch.status == "connected" else 4):
-            k += 1
-            text, link = text_for(k, ch)
-            when = now - dt.timedelta(days=2 * d + 1, hours=rng.randint(0, 6))
-            imp = rng.randint(200, 6000) * (3 if ch.network in ("x", "instagram") else 1)
-            s.create(
-                Post,
-                channel_id=ch.id,
-                text=text,
-                link=link,
-                media=(f"https://cdn.{home.domain}/social/{k}.jpg",) if media_ok or k % 3 == 0 else (),
-                author_email=writers[k % len(writers)].email,
-                status="sent",
-                scheduled_at=when,
-                sent_at=when,
-                post_url=POST_BASE[ch.network].format(handle=ch.handle.lstrip("@"), n=1_770_000_000_000_000_000 + k),
-                impressions=imp,
-                likes=imp * rng.randint(1, 6) // 100,
-                comments=imp * rng.randint(0, 2) // 200,
-                shares=imp * rng.randint(0, 3) // 200,
-                clicks=imp * rng.randint(0, 4) // 100 if link else 0,
-                created_at=when - dt.timedelta(days=1),
-                updated_at=when,
-            )
-        if ch.status != "connected":
-            k += 1
-            text, link = text_for(k, ch)
+        _seed_sent_posts(s, ch, numbers, writers)
+        if ch.status == "connected":
+            _seed_planned_posts(s, ch, numbers, writers, contributors)
+        else:
+            text, link = _seed_text(s, next(numbers), ch)
             s.create(
                 Post,
                 channel_id=ch.id,
@@ -727,45 +695,10 @@ def seed(s: SeedContext) -> None:
                 link=link,
                 author_email=writers[0].email,
                 status="failed",
-                scheduled_at=now - dt.timedelta(hours=20),
-                created_at=now - dt.timedelta(days=2),
-                updated_at=now - dt.timedelta(hours=20),
+                scheduled_at=s.now - dt.timedelta(hours=20),
+                created_at=s.now - dt.timedelta(days=2),
+                updated_at=s.now - dt.timedelta(hours=20),
             )
-            continue
-        upcoming = _slots(ch, now, 6, set())
-        for j, when in enumerate(upcoming[:4]):
-            k += 1
-            text, link = text_for(k, ch)
-            by_contributor = j == 3
-            s.create(
-                Post,
-                channel_id=ch.id,
-                text=text,
-                link=link,
-                media=(f"https://cdn.{home.domain}/social/{k}.jpg",) if media_ok else (),
-                author_email=(contributors if by_contributor else writers)[
-                    k % len(contributors if by_contributor else writers)
-                ].email,
-                status="pending_approval" if by_contributor else "scheduled",
-                scheduled_at=when,
-                created_at=now - dt.timedelta(days=1),
-                updated_at=now - dt.timedelta(days=1),
-            )
-        for j in range(2):
-            k += 1
-            text, link = text_for(k, ch)
-            author = (contributors + writers)[(k + j) % (len(contributors) + len(writers))]
-            s.create(
-                Post,
-                channel_id=ch.id,
-                text=text,
-                link=link,
-                media=(f"https://cdn.{home.domain}/social/{k}.jpg",) if media_ok else (),
-                author_email=author.email,
-                created_at=now - dt.timedelta(hours=5 + j),
-                updated_at=now - dt.timedelta(hours=5 + j),
-            )
-    k += 1
     s.create(
         Post,
         channel_id=chans[0].id,
@@ -774,7 +707,86 @@ def seed(s: SeedContext) -> None:
         status="rejected",
         approver_email=writers[0].email,
         rejection_reason="Off-brand tone; no all-caps please.",
-        scheduled_at=now + dt.timedelta(days=1),
-        created_at=now - dt.timedelta(days=1),
-        updated_at=now - dt.timedelta(hours=3),
+        scheduled_at=s.now + dt.timedelta(days=1),
+        created_at=s.now - dt.timedelta(days=1),
+        updated_at=s.now - dt.timedelta(hours=3),
     )
+
+
+def _seed_text(s: SeedContext, n: int, channel: Channel) -> tuple[str, str | None]:
+    """The ``n``-th post's text about a product, and its link unless the text carries it (on X)."""
+    products = s.population.products
+    product = products[n % len(products)]
+    link = f"https://www.{s.population.home.domain}/products/{product.sku.lower()}"
+    text = TEXTS[n % len(TEXTS)].format(product=product.name, link=link if channel.network == "x" else "").strip()
+    return text, (None if link in text else link)
+
+
+def _seed_sent_posts(s: SeedContext, ch: Channel, numbers: Iterator[int], writers: list[Member]) -> None:
+    """Posts sent every other day with their statistics: twelve on a connected channel, four before it broke."""
+    rng = s.rng
+    domain = s.population.home.domain
+    media_ok = ch.network == "instagram"
+    for d in range(12 if ch.status == "connected" else 4):
+        k = next(numbers)
+        text, link = _seed_text(s, k, ch)
+        when = s.now - dt.timedelta(days=2 * d + 1, hours=rng.randint(0, 6))
+        imp = rng.randint(200, 6000) * (3 if ch.network in ("x", "instagram") else 1)
+        s.create(
+            Post,
+            channel_id=ch.id,
+            text=text,
+            link=link,
+            media=(f"https://cdn.{domain}/social/{k}.jpg",) if media_ok or k % 3 == 0 else (),
+            author_email=writers[k % len(writers)].email,
+            status="sent",
+            scheduled_at=when,
+            sent_at=when,
+            post_url=POST_BASE[ch.network].format(handle=ch.handle.lstrip("@"), n=1_770_000_000_000_000_000 + k),
+            impressions=imp,
+            likes=imp * rng.randint(1, 6) // 100,
+            comments=imp * rng.randint(0, 2) // 200,
+            shares=imp * rng.randint(0, 3) // 200,
+            clicks=imp * rng.randint(0, 4) // 100 if link else 0,
+            created_at=when - dt.timedelta(days=1),
+            updated_at=when,
+        )
+
+
+def _seed_planned_posts(
+    s: SeedContext, ch: Channel, numbers: Iterator[int], writers: list[Member], contributors: list[Member]
+) -> None:
+    """Posts in the channel's next four slots (the last one a contributor's, awaiting approval) and two drafts."""
+    now = s.now
+    domain = s.population.home.domain
+    media_ok = ch.network == "instagram"
+    for j, when in enumerate(_slots(ch, now, 6, set())[:4]):
+        k = next(numbers)
+        text, link = _seed_text(s, k, ch)
+        authors = contributors if j == 3 else writers
+        s.create(
+            Post,
+            channel_id=ch.id,
+            text=text,
+            link=link,
+            media=(f"https://cdn.{domain}/social/{k}.jpg",) if media_ok else (),
+            author_email=authors[k % len(authors)].email,
+            status="pending_approval" if j == 3 else "scheduled",
+            scheduled_at=when,
+            created_at=now - dt.timedelta(days=1),
+            updated_at=now - dt.timedelta(days=1),
+        )
+    for j in range(2):
+        k = next(numbers)
+        text, link = _seed_text(s, k, ch)
+        author = (contributors + writers)[(k + j) % (len(contributors) + len(writers))]
+        s.create(
+            Post,
+            channel_id=ch.id,
+            text=text,
+            link=link,
+            media=(f"https://cdn.{domain}/social/{k}.jpg",) if media_ok else (),
+            author_email=author.email,
+            created_at=now - dt.timedelta(hours=5 + j),
+            updated_at=now - dt.timedelta(hours=5 + j),
+        )

@@ -18,14 +18,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, Language, Percent, PersonName, Text, Title, Url
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped, Value
 
 __all__ = ["service"]
 
@@ -53,7 +56,7 @@ LINK_TAG = "[SurveyLink]"
 OPT_OUT_TAG = "[OptOutLink]"
 
 
-class Survey(Record):
+class Survey(Timestamped):
     """A survey: its questions are separate records, collectors gather its responses."""
 
     id: SurveyId
@@ -65,10 +68,6 @@ class Survey(Record):
     """Language of the survey."""
     audience: Literal["customers", "employees", "event_attendees", "general"] = "general"
     """Who the survey is for."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class Question(Record):
@@ -89,7 +88,7 @@ class Question(Record):
     """Whether a response must answer it."""
 
 
-class Collector(Record):
+class Collector(Created):
     """A way of collecting responses: a web link or an e-mail invitation to recipients."""
 
     id: CollectorId
@@ -111,8 +110,6 @@ class Collector(Record):
     """E-mail collectors: the address invitations come from."""
     close_date: DateTime | None = None
     """The collector stops collecting at this time."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Recipient(Record):
@@ -133,10 +130,8 @@ class Recipient(Record):
     """Reminders sent so far (at most three)."""
 
 
-class Answer(BaseModel):
+class Answer(Value):
     """The answer to one question; set the value that fits its family."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     question_id: QuestionId = Field(description="The question.")
     number: int | None = Field(default=None, description="nps: 0 to 10; rating: 1 to 5.")
@@ -356,27 +351,23 @@ def _email_collector(ctx: Ctx, collector_id: str) -> Collector:
 # -- examples ---------------------------------------------------------------------------------
 
 
-def _example_question(ctx: Ctx) -> dict[str, Any] | None:
-    survey = ctx.first(Survey)
-    return None if survey is None else {"survey_id": survey.id, "heading": "Anything else?", "family": "open_ended"}
-
-
-def _example_add_recipients(ctx: Ctx) -> dict[str, Any] | None:
-    for c in ctx.where(Collector, type="email"):
-        if c.status != "closed":
-            return {"collector_id": c.id, "recipients": [{"email": "new.person@example.org", "name": "New Person"}]}
-    return None
-
-
-def _example_send(ctx: Ctx) -> dict[str, Any] | None:
-    for c in ctx.where(Collector, type="email"):
-        if c.status != "closed" and ctx.first(Recipient, collector_id=c.id, status="not_sent") is not None:
-            return {
-                "collector_id": c.id,
-                "subject": "Two minutes for us?",
-                "body": f"Please take our survey: {LINK_TAG}. Don't want these e-mails? {OPT_OUT_TAG}",
-            }
-    return None
+_example_add_recipients = first_example(
+    Collector,
+    "collector_id",
+    where={"type": "email"},
+    match=lambda ctx, c: c.status != "closed",
+    recipients=[{"email": "new.person@example.org", "name": "New Person"}],
+)
+_example_send = first_example(
+    Collector,
+    "collector_id",
+    where={"type": "email"},
+    match=lambda ctx, c: (
+        c.status != "closed" and ctx.first(Recipient, collector_id=c.id, status="not_sent") is not None
+    ),
+    subject="Two minutes for us?",
+    body=f"Please take our survey: {LINK_TAG}. Don't want these e-mails? {OPT_OUT_TAG}",
+)
 
 
 def _due_reminders(ctx: Ctx, collector: Collector) -> list[Recipient]:
@@ -391,11 +382,12 @@ def _due_reminders(ctx: Ctx, collector: Collector) -> list[Recipient]:
     return out
 
 
-def _example_remind(ctx: Ctx) -> dict[str, Any] | None:
-    for c in ctx.where(Collector, type="email", status="open"):
-        if _due_reminders(ctx, c):
-            return {"collector_id": c.id}
-    return None
+_example_remind = first_example(
+    Collector,
+    "collector_id",
+    where={"type": "email", "status": "open"},
+    match=lambda ctx, c: bool(_due_reminders(ctx, c)),
+)
 
 
 def _example_submit(ctx: Ctx) -> dict[str, Any] | None:
@@ -423,7 +415,11 @@ def _sample_answers(ctx: Ctx, survey_id: str) -> list[dict[str, Any]]:
 # -- domain tools -----------------------------------------------------------------------------
 
 
-@service.tool(intent="add a question to the survey", write=True, example=_example_question)
+@service.tool(
+    intent="add a question to the survey",
+    write=True,
+    example=first_example(Survey, "survey_id", heading="Anything else?", family="open_ended"),
+)
 def add_question(
     ctx: Ctx,
     survey_id: SurveyId,
@@ -460,10 +456,8 @@ def add_question(
     return q
 
 
-class NewRecipient(BaseModel):
+class NewRecipient(Value):
     """A person to invite."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     email: Email = Field(description="E-mail address.")
     name: PersonName | None = Field(default=None, description="Full name.")
@@ -791,13 +785,15 @@ def response_rates(ctx: Ctx, survey_id: SurveyId) -> ResponseRates:
 
 # -- seed -------------------------------------------------------------------------------------
 
-CSAT: tuple[tuple[str, Family, tuple[str, ...], bool], ...] = (
+QuestionSpec = tuple[str, Family, tuple[str, ...], bool]
+"""A seeded question: heading, family, choices (none: the catalog's categories) and whether required."""
+CSAT: tuple[QuestionSpec, ...] = (
     ("How likely are you to recommend us to a colleague?", "nps", (), True),
     ("How satisfied are you with our support?", "rating", (), True),
     ("Which products do you use?", "multiple_choice", (), False),
     ("What is the main reason for your score?", "open_ended", (), False),
 )
-ENGAGEMENT: tuple[tuple[str, Family, tuple[str, ...], bool], ...] = (
+ENGAGEMENT: tuple[QuestionSpec, ...] = (
     ("How likely are you to recommend working here to a friend?", "nps", (), True),
     ("How do you rate your work-life balance?", "rating", (), True),
     ("Where do you work most days?", "single_choice", ("Office", "Home", "Hybrid"), True),
@@ -810,52 +806,93 @@ REASONS = ("Fast delivery and friendly support.", "Prices went up.", "Setup was 
 def seed(s: SeedContext) -> None:
     """A customer NPS survey sent to business contacts, an anonymous employee survey, a closed event survey."""
     pop = s.population
+    marketing = pop.staff("Marketing")
+    people_team = pop.staff("People")
+    categories = tuple(sorted({p.category for p in pop.products}))
+    _seed_customer_survey(s, marketing[0], categories)
+    _seed_employee_survey(s, people_team[0], categories)
+    _seed_event_survey(s, marketing[-1], categories)
+    draft, _ = _seed_survey(
+        s,
+        "Partner onboarding experience",
+        marketing[0].email,
+        "general",
+        (
+            ("How easy was it to get started as a partner?", "rating", (), True),
+            (
+                "Which resources did you use?",
+                "multiple_choice",
+                ("Partner portal", "Webinars", "Account manager"),
+                False,
+            ),
+            ("How likely are you to recommend the partner programme?", "nps", (), False),
+        ),
+        categories,
+    )
+    s.create(
+        Collector,
+        survey_id=draft.id,
+        name="Partner invitations",
+        type="email",
+        sender_email=marketing[0].email,
+        created_at=s.now - dt.timedelta(days=1),
+    )
+
+
+def _seed_survey(
+    s: SeedContext,
+    title: str,
+    owner: str,
+    audience: str,
+    spec: tuple[QuestionSpec, ...],
+    categories: tuple[str, ...],
+) -> tuple[Survey, list[Question]]:
+    sv = s.create(Survey, title=title, owner_email=owner, audience=audience, created_at=s.now - dt.timedelta(days=40))
+    qs = [
+        s.create(
+            Question,
+            survey_id=sv.id,
+            position=k + 1,
+            heading=h,
+            family=fam,
+            choices=categories if fam == "multiple_choice" and not ch else ch,
+            required=req,
+        )
+        for k, (h, fam, ch, req) in enumerate(spec)
+    ]
+    return sv, qs
+
+
+def _seed_answers(qs: list[Question], score: int, k: int) -> tuple[Answer, ...]:
+    """The ``k``-th respondent's answers, consistent with their NPS ``score``; every other one explains it."""
+    out: list[Answer] = []
+    for q in qs:
+        if q.family == "nps":
+            out.append(Answer(question_id=q.id, number=score))
+        elif q.family == "rating":
+            out.append(Answer(question_id=q.id, number=max(1, min(5, score // 2))))
+        elif q.family == "single_choice":
+            out.append(Answer(question_id=q.id, choices=[q.choices[k % len(q.choices)]]))
+        elif q.family == "multiple_choice":
+            out.append(Answer(question_id=q.id, choices=list(q.choices[k % 3 : k % 3 + 2])))
+        elif k % 2 == 0:
+            out.append(Answer(question_id=q.id, text=REASONS[k % len(REASONS)]))
+    return tuple(out)
+
+
+def _seed_customer_survey(s: SeedContext, owner: Person, categories: tuple[str, ...]) -> None:
+    """The CSAT survey: e-mailed to every business contact (some responded), and answered by consumers on the web."""
+    pop = s.population
     rng = s.rng
     now = s.now
-    home = pop.home
-    marketing = [p for p in pop.employees if p.department == "Marketing"] or list(pop.employees)
-    people_team = [p for p in pop.employees if p.department == "People"] or list(pop.employees)
-    categories = tuple(sorted({p.category for p in pop.products}))
-
-    def survey(title: str, owner: str, audience: Any, spec: Any) -> tuple[Survey, list[Question]]:
-        sv = s.create(Survey, title=title, owner_email=owner, audience=audience, created_at=now - dt.timedelta(days=40))
-        qs = [
-            s.create(
-                Question,
-                survey_id=sv.id,
-                position=k + 1,
-                heading=h,
-                family=fam,
-                choices=categories if fam == "multiple_choice" and not ch else ch,
-                required=req,
-            )
-            for k, (h, fam, ch, req) in enumerate(spec)
-        ]
-        return sv, qs
-
-    def answers_for(qs: list[Question], score: int, k: int) -> tuple[Answer, ...]:
-        out: list[Answer] = []
-        for q in qs:
-            if q.family == "nps":
-                out.append(Answer(question_id=q.id, number=score))
-            elif q.family == "rating":
-                out.append(Answer(question_id=q.id, number=max(1, min(5, score // 2))))
-            elif q.family == "single_choice":
-                out.append(Answer(question_id=q.id, choices=[q.choices[k % len(q.choices)]]))
-            elif q.family == "multiple_choice":
-                out.append(Answer(question_id=q.id, choices=list(q.choices[k % 3 : k % 3 + 2])))
-            elif k % 2 == 0:
-                out.append(Answer(question_id=q.id, text=REASONS[k % len(REASONS)]))
-        return tuple(out)
-
-    csat, csat_qs = survey("Customer satisfaction Q1 2026", marketing[0].email, "customers", CSAT)
+    csat, csat_qs = _seed_survey(s, "Customer satisfaction Q1 2026", owner.email, "customers", CSAT, categories)
     mail = s.create(
         Collector,
         survey_id=csat.id,
         name="Customer contacts e-mail",
         type="email",
         status="open",
-        sender_email=marketing[0].email,
+        sender_email=owner.email,
         created_at=now - dt.timedelta(days=30),
     )
     link = s.create(
@@ -864,7 +901,7 @@ def seed(s: SeedContext) -> None:
         name="Website link",
         type="weblink",
         status="open",
-        url=f"https://www.{home.domain}/survey/csat-q1",
+        url=f"https://www.{pop.home.domain}/survey/csat-q1",
         created_at=now - dt.timedelta(days=30),
     )
     statuses: tuple[RecipientStatus, ...] = ("responded", "sent", "opened", "responded", "bounced", "responded")
@@ -892,7 +929,7 @@ def seed(s: SeedContext) -> None:
                 collector_id=mail.id,
                 recipient_id=rec.id,
                 respondent_email=p.email,
-                answers=answers_for(csat_qs, score, k),
+                answers=_seed_answers(csat_qs, score, k),
                 nps_score=score,
                 submitted_at=(sent or now) + dt.timedelta(hours=5),
             )
@@ -903,11 +940,16 @@ def seed(s: SeedContext) -> None:
             survey_id=csat.id,
             collector_id=link.id,
             respondent_email=p.email,
-            answers=answers_for(csat_qs, score, k),
+            answers=_seed_answers(csat_qs, score, k),
             nps_score=score,
             submitted_at=now - dt.timedelta(days=k % 9 + 1),
         )
-    eng, eng_qs = survey("Employee engagement pulse", people_team[0].email, "employees", ENGAGEMENT)
+
+
+def _seed_employee_survey(s: SeedContext, owner: Person, categories: tuple[str, ...]) -> None:
+    """The anonymous engagement pulse e-mailed to all staff; two in three answered."""
+    now = s.now
+    eng, eng_qs = _seed_survey(s, "Employee engagement pulse", owner.email, "employees", ENGAGEMENT, categories)
     staff = s.create(
         Collector,
         survey_id=eng.id,
@@ -915,11 +957,11 @@ def seed(s: SeedContext) -> None:
         type="email",
         status="open",
         anonymous=True,
-        sender_email=people_team[0].email,
+        sender_email=owner.email,
         close_date=now + dt.timedelta(days=14),
         created_at=now - dt.timedelta(days=5),
     )
-    for k, p in enumerate(pop.employees):
+    for k, p in enumerate(s.population.employees):
         responded = k % 3 != 2
         s.create(
             Recipient,
@@ -930,20 +972,27 @@ def seed(s: SeedContext) -> None:
             last_sent_at=now - dt.timedelta(days=5),
         )
         if responded:
-            score = rng.choice((4, 6, 7, 8, 8, 9, 10))
+            score = s.rng.choice((4, 6, 7, 8, 8, 9, 10))
             s.create(
                 Response,
                 survey_id=eng.id,
                 collector_id=staff.id,
-                answers=answers_for(eng_qs, score, k),
+                answers=_seed_answers(eng_qs, score, k),
                 nps_score=score,
                 submitted_at=now - dt.timedelta(days=4, hours=k),
             )
-    event, event_qs = survey(
+
+
+def _seed_event_survey(s: SeedContext, owner: Person, categories: tuple[str, ...]) -> None:
+    """Last year's customer-day survey, its web link closed after eight answers."""
+    now = s.now
+    event, event_qs = _seed_survey(
+        s,
         "Customer day 2025 feedback",
-        marketing[-1].email,
+        owner.email,
         "event_attendees",
         (("How likely are you to attend again?", "nps", (), True),),
+        categories,
     )
     closed = s.create(
         Collector,
@@ -951,41 +1000,18 @@ def seed(s: SeedContext) -> None:
         name="Attendee link",
         type="weblink",
         status="closed",
-        url=f"https://www.{home.domain}/survey/customer-day",
+        url=f"https://www.{s.population.home.domain}/survey/customer-day",
         allow_multiple_responses=True,
         created_at=now - dt.timedelta(days=120),
     )
-    for k, p in enumerate(pop.contacts[:8]):
+    for k, p in enumerate(s.population.contacts[:8]):
         score = (10, 9, 8, 7, 9, 10, 5, 9)[k]
         s.create(
             Response,
             survey_id=event.id,
             collector_id=closed.id,
             respondent_email=p.email,
-            answers=answers_for(event_qs, score, k),
+            answers=_seed_answers(event_qs, score, k),
             nps_score=score,
             submitted_at=now - dt.timedelta(days=110 - k),
         )
-    draft, _ = survey(
-        "Partner onboarding experience",
-        marketing[0].email,
-        "general",
-        (
-            ("How easy was it to get started as a partner?", "rating", (), True),
-            (
-                "Which resources did you use?",
-                "multiple_choice",
-                ("Partner portal", "Webinars", "Account manager"),
-                False,
-            ),
-            ("How likely are you to recommend the partner programme?", "nps", (), False),
-        ),
-    )
-    s.create(
-        Collector,
-        survey_id=draft.id,
-        name="Partner invitations",
-        type="email",
-        sender_email=marketing[0].email,
-        created_at=now - dt.timedelta(days=1),
-    )

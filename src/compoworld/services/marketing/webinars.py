@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service
@@ -42,6 +43,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -69,7 +72,7 @@ EARLY_START = dt.timedelta(minutes=30)
 BASE = "https://stagecast.example"
 
 
-class Event(Record):
+class Event(Created):
     """A webinar event."""
 
     id: EventId
@@ -101,8 +104,6 @@ class Event(Record):
     """When it went live."""
     ended_at: DateTime | None = None
     """When it ended."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
 class Panelist(Record):
@@ -332,48 +333,41 @@ def _example_create(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_panelist(ctx: Ctx) -> dict[str, Any] | None:
-    for e in ctx.scan(Event):
-        if e.status in ("draft", "scheduled"):
-            return {"event_id": e.id, "name": "Guest Speaker", "email": "guest.speaker@example.org"}
-    return None
-
-
-def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
-    for e in ctx.where(Event, status="draft"):
-        if ctx.first(Panelist, event_id=e.id, role="presenter") is not None:
-            return {"event_id": e.id}
-    return None
-
-
-def _example_register(ctx: Ctx) -> dict[str, Any] | None:
-    e = ctx.first(Event, status="scheduled")
-    return None if e is None else {"event_id": e.id, "email": "new.attendee@example.org", "name": "New Attendee"}
-
-
-def _example_decide(ctx: Ctx) -> dict[str, Any] | None:
-    for r in ctx.where(Registrant, status="pending"):
-        e = ctx.get(Event, r.event_id)
-        if _approved(ctx, e.id) < e.capacity:
-            return {"registrant_id": r.id, "decision": "approve"}
-    return None
-
-
-def _example_cancel_reg(ctx: Ctx) -> dict[str, Any] | None:
-    for r in ctx.where(Registrant, status="approved"):
-        if ctx.get(Event, r.event_id).status == "scheduled":
-            return {"registrant_id": r.id}
-    return None
+_example_panelist = first_example(
+    Event,
+    "event_id",
+    match=lambda ctx, e: e.status in ("draft", "scheduled"),
+    name="Guest Speaker",
+    email="guest.speaker@example.org",
+)
+_example_schedule = first_example(
+    Event,
+    "event_id",
+    where={"status": "draft"},
+    match=lambda ctx, e: ctx.first(Panelist, event_id=e.id, role="presenter") is not None,
+)
+_example_decide = first_example(
+    Registrant,
+    "registrant_id",
+    where={"status": "pending"},
+    match=lambda ctx, r: _approved(ctx, r.event_id) < ctx.get(Event, r.event_id).capacity,
+    decision="approve",
+)
+_example_cancel_reg = first_example(
+    Registrant,
+    "registrant_id",
+    where={"status": "approved"},
+    match=lambda ctx, r: ctx.get(Event, r.event_id).status == "scheduled",
+)
 
 
 def _example_event_status(status: str) -> Any:
-    def example(ctx: Ctx) -> dict[str, Any] | None:
-        for e in ctx.where(Event, status=status):
-            if status != "scheduled" or e.start_time - EARLY_START <= ctx.now():
-                return {"event_id": e.id}
-        return None
-
-    return example
+    return first_example(
+        Event,
+        "event_id",
+        where={"status": status},
+        match=lambda ctx, e: status != "scheduled" or e.start_time - EARLY_START <= ctx.now(),
+    )
 
 
 def _example_join(ctx: Ctx) -> dict[str, Any] | None:
@@ -385,13 +379,9 @@ def _example_join(ctx: Ctx) -> dict[str, Any] | None:
 
 
 def _example_poll(status: str) -> Any:
-    def example(ctx: Ctx) -> dict[str, Any] | None:
-        for p in ctx.where(Poll, status=status):
-            if ctx.get(Event, p.event_id).status == "live":
-                return {"poll_id": p.id}
-        return None
-
-    return example
+    return first_example(
+        Poll, "poll_id", where={"status": status}, match=lambda ctx, p: ctx.get(Event, p.event_id).status == "live"
+    )
 
 
 def _example_vote(ctx: Ctx) -> dict[str, Any] | None:
@@ -606,7 +596,13 @@ def end_event(ctx: Ctx, event_id: EventId) -> Ended:
     return Ended(event=event, attendees=len({a.registrant_id for a in atts}), certificates=certs)
 
 
-@service.tool(intent="register for the webinar", write=True, example=_example_register)
+@service.tool(
+    intent="register for the webinar",
+    write=True,
+    example=first_example(
+        Event, "event_id", where={"status": "scheduled"}, email="new.attendee@example.org", name="New Attendee"
+    ),
+)
 def register(
     ctx: Ctx,
     event_id: EventId,
@@ -857,75 +853,108 @@ def seed(s: SeedContext) -> None:
     """An ended webinar with attendance and polls, one live now, scheduled ones (one full, one manual), a draft."""
     pop = s.population
     now = s.now
-    home = pop.home
-    hosts = [p for p in pop.employees if p.department in ("Marketing", "Sales")] or list(pop.employees)
+    hosts = pop.staff("Marketing", "Sales")
     contacts = list(pop.contacts)
     consumers = list(pop.consumers)
+    _seed_past_event(s, hosts)
+    _seed_live_event(s, hosts)
+    soon = _seed_event(
+        s, hosts, 2, "Office hours: integrations Q&A", now + dt.timedelta(minutes=20), "scheduled", duration=30
+    )
+    for k, p in enumerate(contacts[26:34]):
+        _seed_registrant(s, soon, p, "approved", now - dt.timedelta(days=1, minutes=k))
+    full = _seed_event(
+        s, hosts, 3, "Masterclass: warehouse automation", now + dt.timedelta(days=6), "scheduled", capacity=12
+    )
+    for k, p in enumerate(consumers[14:30]):
+        _seed_registrant(s, full, p, "approved" if k < 12 else "waitlisted", now - dt.timedelta(days=4, minutes=60 - k))
+    vip = _seed_event(
+        s, hosts, 4, "Executive roundtable", now + dt.timedelta(days=12), "scheduled", approval="manual", capacity=10
+    )
+    for k, p in enumerate(contacts[34:44]):
+        status: RegStatus = ("approved", "pending", "pending", "denied")[k % 4]
+        _seed_registrant(s, vip, p, status, now - dt.timedelta(days=2, hours=k))
+    _seed_event(s, hosts, 5, "Spring product launch", now + dt.timedelta(days=30), "draft", capacity=1000)
+    gone = _seed_event(s, hosts, 6, "Holiday sales kickoff", now + dt.timedelta(days=3), "cancelled")
+    for k, p in enumerate(consumers[30:34]):
+        _seed_registrant(s, gone, p, "cancelled", now - dt.timedelta(days=6, hours=k))
 
-    def event(k: int, title: str, start: dt.datetime, status: EventStatus, **extra: Any) -> Event:
-        made = s.create(
-            Event,
-            title=title,
-            description=f"A {home.name} webinar.",
-            host_email=hosts[k % len(hosts)].email,
-            start_time=start,
-            duration_minutes=extra.pop("duration", 60),
-            timezone=home.place.timezone,
-            status=status,
-            audience_url=f"{BASE}/pending",
-            created_at=now - dt.timedelta(days=30 - k),
-            **extra,
-        )
-        made = s.update(made, audience_url=f"{BASE}/register/{made.id.replace('_', '')}")
-        speaker = hosts[(k + 1) % len(hosts)]
+
+def _seed_event(
+    s: SeedContext, hosts: list[Person], k: int, title: str, start: dt.datetime, status: EventStatus, **extra: Any
+) -> Event:
+    """The ``k``-th webinar with a staff presenter, on even ``k`` a customer's guest presenter, and a moderator."""
+    pop = s.population
+    home = pop.home
+    made = s.create(
+        Event,
+        title=title,
+        description=f"A {home.name} webinar.",
+        host_email=hosts[k % len(hosts)].email,
+        start_time=start,
+        duration_minutes=extra.pop("duration", 60),
+        timezone=home.place.timezone,
+        status=status,
+        audience_url=f"{BASE}/pending",
+        created_at=s.now - dt.timedelta(days=30 - k),
+        **extra,
+    )
+    made = s.update(made, audience_url=f"{BASE}/register/{made.id.replace('_', '')}")
+    speaker = hosts[(k + 1) % len(hosts)]
+    s.create(
+        Panelist,
+        event_id=made.id,
+        name=speaker.name,
+        email=speaker.email,
+        role="presenter",
+        join_url=_link("studio", made.id, speaker.email),
+    )
+    if k % 2 == 0:
+        guest = pop.contacts[k]
+        company = pop.company_of(guest)
         s.create(
             Panelist,
             event_id=made.id,
-            name=speaker.name,
-            email=speaker.email,
+            name=guest.name,
+            email=guest.email,
             role="presenter",
-            join_url=_link("studio", made.id, speaker.email),
-        )
-        if k % 2 == 0:
-            guest = contacts[k]
-            company = pop.company_of(guest)
-            s.create(
-                Panelist,
-                event_id=made.id,
-                name=guest.name,
-                email=guest.email,
-                role="presenter",
-                company=company.name if company else None,
-                join_url=_link("studio", made.id, guest.email),
-            )
-        mod = hosts[(k + 2) % len(hosts)]
-        s.create(
-            Panelist,
-            event_id=made.id,
-            name=mod.name,
-            email=mod.email,
-            role="moderator",
-            join_url=_link("studio", made.id, mod.email),
-        )
-        return made
-
-    def reg(e: Event, p: Any, status: RegStatus, when: dt.datetime) -> Registrant:
-        company = pop.company_of(p)
-        return s.create(
-            Registrant,
-            event_id=e.id,
-            email=p.email,
-            name=p.name,
             company=company.name if company else None,
-            job_title=p.job_title if company else None,
-            country=p.place.country,
-            status=status,
-            join_url=_link("join", e.id, p.email),
-            registered_at=when,
+            join_url=_link("studio", made.id, guest.email),
         )
+    mod = hosts[(k + 2) % len(hosts)]
+    s.create(
+        Panelist,
+        event_id=made.id,
+        name=mod.name,
+        email=mod.email,
+        role="moderator",
+        join_url=_link("studio", made.id, mod.email),
+    )
+    return made
 
-    past_start = now - dt.timedelta(days=7, hours=2)
-    past = event(
+
+def _seed_registrant(s: SeedContext, e: Event, p: Person, status: RegStatus, when: dt.datetime) -> Registrant:
+    company = s.population.company_of(p)
+    return s.create(
+        Registrant,
+        event_id=e.id,
+        email=p.email,
+        name=p.name,
+        company=company.name if company else None,
+        job_title=p.job_title if company else None,
+        country=p.place.country,
+        status=status,
+        join_url=_link("join", e.id, p.email),
+        registered_at=when,
+    )
+
+
+def _seed_past_event(s: SeedContext, hosts: list[Person]) -> None:
+    """Last week's webinar with certificates: who registered, who came for how long, and their poll votes."""
+    past_start = s.now - dt.timedelta(days=7, hours=2)
+    past = _seed_event(
+        s,
+        hosts,
         0,
         "Shipping smarter in 2026",
         past_start,
@@ -936,7 +965,8 @@ def seed(s: SeedContext) -> None:
         on_demand_url=f"{BASE}/watch/ev000001",
     )
     past_regs = [
-        reg(past, p, "approved", past_start - dt.timedelta(days=3, hours=k)) for k, p in enumerate(contacts[2:26])
+        _seed_registrant(s, past, p, "approved", past_start - dt.timedelta(days=3, hours=k))
+        for k, p in enumerate(s.population.contacts[2:26])
     ]
     polls_made = [
         s.create(Poll, event_id=past.id, question=q, options=opts, status="closed", allow_multiple=k == 1)
@@ -966,9 +996,19 @@ def seed(s: SeedContext) -> None:
                     choices=(poll.options[(k + j) % len(poll.options)],),
                     voted_at=joined + dt.timedelta(minutes=5 + 10 * j),
                 )
+
+
+def _seed_live_event(s: SeedContext, hosts: list[Person]) -> None:
+    """The demo that went live 25 minutes ago, eight of its registrants in the room, one poll launched."""
+    now = s.now
     live_start = now - dt.timedelta(minutes=25)
-    live = event(1, "Live demo: the new customer portal", live_start, "live", duration=45, started_at=live_start)
-    live_regs = [reg(live, p, "approved", now - dt.timedelta(days=2, minutes=k)) for k, p in enumerate(consumers[:14])]
+    live = _seed_event(
+        s, hosts, 1, "Live demo: the new customer portal", live_start, "live", duration=45, started_at=live_start
+    )
+    live_regs = [
+        _seed_registrant(s, live, p, "approved", now - dt.timedelta(days=2, minutes=k))
+        for k, p in enumerate(s.population.consumers[:14])
+    ]
     for k, r in enumerate(live_regs[:8]):
         s.create(
             Attendance,
@@ -979,16 +1019,3 @@ def seed(s: SeedContext) -> None:
         )
     s.create(Poll, event_id=live.id, question="Have you used the old portal?", options=("Yes", "No"), status="launched")
     s.create(Poll, event_id=live.id, question="Would you recommend the new portal?", options=("Yes", "Maybe", "No"))
-    soon = event(2, "Office hours: integrations Q&A", now + dt.timedelta(minutes=20), "scheduled", duration=30)
-    for k, p in enumerate(contacts[26:34]):
-        reg(soon, p, "approved", now - dt.timedelta(days=1, minutes=k))
-    full = event(3, "Masterclass: warehouse automation", now + dt.timedelta(days=6), "scheduled", capacity=12)
-    for k, p in enumerate(consumers[14:30]):
-        reg(full, p, "approved" if k < 12 else "waitlisted", now - dt.timedelta(days=4, minutes=60 - k))
-    vip = event(4, "Executive roundtable", now + dt.timedelta(days=12), "scheduled", approval="manual", capacity=10)
-    for k, p in enumerate(contacts[34:44]):
-        reg(vip, p, ("approved", "pending", "pending", "denied")[k % 4], now - dt.timedelta(days=2, hours=k))
-    event(5, "Spring product launch", now + dt.timedelta(days=30), "draft", capacity=1000)
-    gone = event(6, "Holiday sales kickoff", now + dt.timedelta(days=3), "cancelled")
-    for k, p in enumerate(consumers[30:34]):
-        reg(gone, p, "cancelled", now - dt.timedelta(days=6, hours=k))

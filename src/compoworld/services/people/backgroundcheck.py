@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
@@ -43,6 +44,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import age_on
 
 __all__ = ["service"]
 
@@ -220,10 +223,6 @@ class AdverseAction(Record):
 # -- rules ----------------------------------------------------------------------------------
 
 
-def _age_on(birth: dt.date, day: dt.date) -> int:
-    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
-
-
 def _guard_package(ctx: Ctx, new: Any, old: Any) -> None:
     if len(set(new.screenings)) != len(new.screenings):
         raise RuleViolation("a screening is listed twice", field="screenings", hint="list each screening once")
@@ -232,7 +231,7 @@ def _guard_package(ctx: Ctx, new: Any, old: Any) -> None:
 
 
 def _guard_candidate(ctx: Ctx, new: Any, old: Any) -> None:
-    if new.dob is not None and _age_on(new.dob, ctx.today()) < ADULT_AGE:
+    if new.dob is not None and age_on(new.dob, ctx.today()) < ADULT_AGE:
         raise RuleViolation(f"candidates must be at least {ADULT_AGE}", field="dob", hint="check the date of birth")
     changed = old is not None and old.dob is not None and new.dob != old.dob
     if changed and ctx.first(Report, candidate_id=old.id) is not None:
@@ -321,61 +320,12 @@ def _example_invite(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_submit(ctx: Ctx) -> dict[str, Any] | None:
-    for inv in ctx.where(Invitation, status="pending"):
-        if inv.expires_at >= ctx.now():
-            return {"invitation_id": inv.id, "dob": "1990-04-12", "zipcode": "10115", "consent": True}
-    return None
-
-
-def _example_cancel_invitation(ctx: Ctx) -> dict[str, Any] | None:
-    inv = ctx.first(Invitation, status="pending")
-    return None if inv is None else {"invitation_id": inv.id}
-
-
-def _example_engage(ctx: Ctx) -> dict[str, Any] | None:
-    for rep in ctx.where(Report, status="complete"):
-        if rep.adjudication is None:
-            return {"report_id": rep.id}
-    return None
-
-
 def _example_pre(ctx: Ctx) -> dict[str, Any] | None:
     for rep in ctx.where(Report, status="complete", result="consider"):
         if rep.adjudication is None:
             hits = [s.id for s in ctx.where(Screening, report_id=rep.id, status="consider")]
             return {"report_id": rep.id, "screening_ids": hits}
     return None
-
-
-def _example_post(ctx: Ctx) -> dict[str, Any] | None:
-    for aa in ctx.where(AdverseAction, status="pre_notice_sent"):
-        rep = ctx.get(Report, aa.report_id)
-        if aa.post_notice_ready_at <= ctx.now() and rep.status == "complete":
-            return {"adverse_action_id": aa.id}
-    return None
-
-
-def _example_cancel_aa(ctx: Ctx) -> dict[str, Any] | None:
-    aa = ctx.first(AdverseAction, status="pre_notice_sent")
-    return None if aa is None else {"adverse_action_id": aa.id}
-
-
-def _example_dispute(ctx: Ctx) -> dict[str, Any] | None:
-    for rep in ctx.where(Report, status="complete", result="consider"):
-        if rep.adjudication != "post_adverse_action":
-            return {"report_id": rep.id, "reason": "The record belongs to someone else"}
-    return None
-
-
-def _example_cancel_report(ctx: Ctx) -> dict[str, Any] | None:
-    rep = ctx.first(Report, status="pending")
-    return None if rep is None else {"report_id": rep.id}
-
-
-def _example_candidate(ctx: Ctx) -> dict[str, Any] | None:
-    cand = ctx.first(Candidate)
-    return None if cand is None else {"email": cand.email}
 
 
 # -- domain tools ---------------------------------------------------------------------------
@@ -414,7 +364,11 @@ def create_invitation(ctx: Ctx, candidate_id: CandidateId, package_id: PackageId
     )
 
 
-@service.tool(intent="cancel the invitation", write=True, example=_example_cancel_invitation)
+@service.tool(
+    intent="cancel the invitation",
+    write=True,
+    example=first_example(Invitation, "invitation_id", where={"status": "pending"}),
+)
 def cancel_invitation(ctx: Ctx, invitation_id: InvitationId) -> Invitation:
     """Cancel a pending invitation so the candidate can no longer complete it.
 
@@ -429,7 +383,19 @@ def cancel_invitation(ctx: Ctx, invitation_id: InvitationId) -> Invitation:
     return ctx.update(inv, status="cancelled")
 
 
-@service.tool(intent="complete the invitation on the candidate's behalf", write=True, example=_example_submit)
+@service.tool(
+    intent="complete the invitation on the candidate's behalf",
+    write=True,
+    example=first_example(
+        Invitation,
+        "invitation_id",
+        where={"status": "pending"},
+        match=lambda ctx, inv: inv.expires_at >= ctx.now(),
+        dob="1990-04-12",
+        zipcode="10115",
+        consent=True,
+    ),
+)
 def submit_invitation(ctx: Ctx, invitation_id: InvitationId, dob: Date, zipcode: PostalCode, consent: bool) -> Report:
     """Record the candidate's consent and details, completing the invitation and ordering the report.
 
@@ -459,7 +425,7 @@ def submit_invitation(ctx: Ctx, invitation_id: InvitationId, dob: Date, zipcode:
             hint="the candidate must agree to the disclosure before the check runs",
         )
     cand = ctx.get(Candidate, inv.candidate_id)
-    if _age_on(dob, ctx.today()) < ADULT_AGE:
+    if age_on(dob, ctx.today()) < ADULT_AGE:
         raise RuleViolation(f"candidates must be at least {ADULT_AGE}", field="dob", hint="check the date of birth")
     pkg = ctx.get(Package, inv.package_id)
     ctx.update(cand, dob=dob, zipcode=zipcode)
@@ -477,7 +443,12 @@ def submit_invitation(ctx: Ctx, invitation_id: InvitationId, dob: Date, zipcode:
     return report
 
 
-@service.tool(intent="cancel the pending report", write=True, destructive=True, example=_example_cancel_report)
+@service.tool(
+    intent="cancel the pending report",
+    write=True,
+    destructive=True,
+    example=first_example(Report, "report_id", where={"status": "pending"}),
+)
 def cancel_report(ctx: Ctx, report_id: ReportId) -> Report:
     """Cancel a report that has not completed; its pending screenings stop.
 
@@ -496,7 +467,13 @@ def cancel_report(ctx: Ctx, report_id: ReportId) -> Report:
     return ctx.update(rep, status="canceled", eta=None)
 
 
-@service.tool(intent="move forward with the candidate", write=True, example=_example_engage)
+@service.tool(
+    intent="move forward with the candidate",
+    write=True,
+    example=first_example(
+        Report, "report_id", where={"status": "complete"}, match=lambda ctx, rep: rep.adjudication is None
+    ),
+)
 def engage_candidate(ctx: Ctx, report_id: ReportId) -> Report:
     """Mark a complete report as engaged: the company moves forward with the candidate.
 
@@ -585,7 +562,19 @@ def _open_action(ctx: Ctx, adverse_action_id: str) -> AdverseAction:
     return aa
 
 
-@service.tool(intent="send the final adverse action notice", write=True, destructive=True, example=_example_post)
+@service.tool(
+    intent="send the final adverse action notice",
+    write=True,
+    destructive=True,
+    example=first_example(
+        AdverseAction,
+        "adverse_action_id",
+        where={"status": "pre_notice_sent"},
+        match=lambda ctx, aa: (
+            ctx.get(Report, aa.report_id).status == "complete" and aa.post_notice_ready_at <= ctx.now()
+        ),
+    ),
+)
 def complete_adverse_action(ctx: Ctx, adverse_action_id: AdverseActionId) -> AdverseAction:
     """Send the post-adverse action notice once the 7-day waiting period is over; the decision is final.
 
@@ -613,7 +602,11 @@ def complete_adverse_action(ctx: Ctx, adverse_action_id: AdverseActionId) -> Adv
     return ctx.update(aa, status="post_notice_sent", post_notice_at=now)
 
 
-@service.tool(intent="cancel the adverse action", write=True, example=_example_cancel_aa)
+@service.tool(
+    intent="cancel the adverse action",
+    write=True,
+    example=first_example(AdverseAction, "adverse_action_id", where={"status": "pre_notice_sent"}),
+)
 def cancel_adverse_action(ctx: Ctx, adverse_action_id: AdverseActionId) -> AdverseAction:
     """Stop an adverse action in its waiting period; the report is no longer adjudicated.
 
@@ -626,7 +619,17 @@ def cancel_adverse_action(ctx: Ctx, adverse_action_id: AdverseActionId) -> Adver
     return ctx.update(aa, status="canceled")
 
 
-@service.tool(intent="record the candidate's dispute of the report", write=True, example=_example_dispute)
+@service.tool(
+    intent="record the candidate's dispute of the report",
+    write=True,
+    example=first_example(
+        Report,
+        "report_id",
+        where={"status": "complete", "result": "consider"},
+        match=lambda ctx, rep: rep.adjudication != "post_adverse_action",
+        reason="The record belongs to someone else",
+    ),
+)
 def dispute_report(ctx: Ctx, report_id: ReportId, reason: Text) -> Report:
     """Record that the candidate disputes a complete 'consider' report; adverse action pauses meanwhile.
 
@@ -668,7 +671,10 @@ class CandidateStatus(BaseModel):
     cleared_to_hire: bool = Field(description="Whether the latest report is complete and engaged.")
 
 
-@service.tool(intent="check the candidate's background check status", example=_example_candidate)
+@service.tool(
+    intent="check the candidate's background check status",
+    example=first_example(Candidate, None, fields={"email": "email"}),
+)
 def candidate_status(ctx: Ctx, email: Email) -> CandidateStatus:
     """Look a candidate up by e-mail and summarize their latest invitation and report.
 
@@ -758,106 +764,129 @@ STORIES: tuple[tuple[int, str, str | None, str | None, str | None, str | None], 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Packages, consumers who are recruiting candidates, and reports at every stage of adjudication."""
-    pop = s.population
-    today = s.now.date()
-    cur = pop.home.place.currency
-    pkgs = [
+    packages = _seed_packages(s)
+    # The recruiting service's candidates are the first two thirds of the consumers; screen some of them.
+    consumers = s.population.consumers
+    pool = list(consumers[: max(8, len(consumers) * 2 // 3)])
+    step = 3 if len(pool) >= 3 * len(STORIES) else 1  # small worlds screen everyone
+    people = [p for i, p in enumerate(pool) if i % step == 0][: len(STORIES) + 4]
+    for i, p in enumerate(people):
+        story = STORIES[i] if i < len(STORIES) else None
+        started = s.ago(days=3 + 2 * i)
+        cand = _seed_candidate(s, i, p, started, invited=story is not None and story[1] == "completed")
+        if story is not None:  # the others were added, not yet invited
+            _seed_check(s, i, cand, packages[story[0]], story, started)
+
+
+def _seed_packages(s: SeedContext) -> list[Package]:
+    cur = s.population.home.place.currency
+    return [
         s.create(
             Package, name=n, slug=slug, screenings=list(scr), price=price, currency=cur, turnaround_days=t, active=a
         )
         for n, slug, scr, price, t, a in PACKAGES
     ]
-    # The recruiting service's candidates are the first two thirds of the consumers; screen some of them.
-    pool = list(pop.consumers[: max(8, len(pop.consumers) * 2 // 3)])
-    step = 3 if len(pool) >= 3 * len(STORIES) else 1  # small worlds screen everyone
-    people = [p for i, p in enumerate(pool) if i % step == 0][: len(STORIES) + 4]
-    for i, p in enumerate(people):
-        story = STORIES[i] if i < len(STORIES) else None
-        started = s.now - dt.timedelta(days=3 + 2 * i)
-        completed_invite = story is not None and story[1] == "completed"
-        cand = s.create(
-            Candidate,
-            first_name=p.first_name,
-            last_name=p.last_name,
-            email=p.email,
-            phone=p.phone,
-            dob=p.birth_date if completed_invite else None,
-            zipcode=p.address.postal_code if completed_invite else None,
-            job_title=POSITIONS[i % len(POSITIONS)],
-            work_city=pop.home.place.city,
-            work_country=pop.home.place.country,
-            copy_requested=i % 4 == 1,
-            created_at=started - dt.timedelta(hours=2),
-        )
-        if story is None:
-            continue  # added, not yet invited
-        pkg_i, inv_status, rep_status, result, adjudication, action = story
-        pkg = pkgs[pkg_i]
-        expires = started + dt.timedelta(days=INVITATION_DAYS)
-        if inv_status == "pending":
-            started = s.now - dt.timedelta(days=2)
-            expires = started + dt.timedelta(days=INVITATION_DAYS)
-        if inv_status == "expired":
-            started = s.now - dt.timedelta(days=12)
-            expires = started + dt.timedelta(days=INVITATION_DAYS)
-        inv = s.create(
-            Invitation,
+
+
+def _seed_candidate(s: SeedContext, i: int, p: Person, started: dt.datetime, *, invited: bool) -> Candidate:
+    """The ``i``-th screened consumer; only those who completed an invitation gave their birth date and zipcode."""
+    home = s.population.home.place
+    return s.create(
+        Candidate,
+        first_name=p.first_name,
+        last_name=p.last_name,
+        email=p.email,
+        phone=p.phone,
+        dob=p.birth_date if invited else None,
+        zipcode=p.address.postal_code if invited else None,
+        job_title=POSITIONS[i % len(POSITIONS)],
+        work_city=home.city,
+        work_country=home.country,
+        copy_requested=i % 4 == 1,
+        created_at=started - dt.timedelta(hours=2),
+    )
+
+
+def _seed_check(
+    s: SeedContext,
+    i: int,
+    cand: Candidate,
+    pkg: Package,
+    story: tuple[int, str, str | None, str | None, str | None, str | None],
+    started: dt.datetime,
+) -> None:
+    """A candidate's check as far as their story (see :data:`STORIES`) goes: invitation, report, adverse action."""
+    _, inv_status, rep_status, result, adjudication, action = story
+    if inv_status == "pending":
+        started = s.ago(days=2)
+    if inv_status == "expired":
+        started = s.ago(days=12)
+    inv = s.create(
+        Invitation,
+        candidate_id=cand.id,
+        package_id=pkg.id,
+        status=inv_status,
+        invitation_url=f"https://apply.veritas-screening.example/invite/{cand.id}-{i + 1}",
+        expires_at=started + dt.timedelta(days=INVITATION_DAYS),
+        created_at=started,
+    )
+    if rep_status is None:
+        return
+    ordered = started + dt.timedelta(hours=20)
+    done = rep_status in ("complete", "dispute")
+    rep = s.create(
+        Report,
+        candidate_id=cand.id,
+        package_id=pkg.id,
+        status=rep_status,
+        result=result,
+        adjudication=adjudication,
+        eta=s.now.date() + dt.timedelta(days=pkg.turnaround_days) if rep_status in ("pending", "suspended") else None,
+        cost=pkg.price,
+        currency=pkg.currency,
+        completed_at=ordered + dt.timedelta(days=1) if done else None,
+        created_at=ordered,
+        updated_at=ordered + dt.timedelta(days=1),
+    )
+    s.update(inv, report_id=rep.id)
+    hits = _seed_screenings(s, rep, pkg)
+    if action is not None:
+        sent = s.ago(days=9 if action in ("ready", "final") else 2)
+        s.create(
+            AdverseAction,
+            report_id=rep.id,
             candidate_id=cand.id,
-            package_id=pkg.id,
-            status=inv_status,
-            invitation_url=f"https://apply.veritas-screening.example/invite/{cand.id}-{i + 1}",
-            expires_at=expires,
-            created_at=started,
+            screening_ids=hits,
+            status="post_notice_sent" if action == "final" else "pre_notice_sent",
+            notified_email=cand.email,
+            pre_notice_at=sent,
+            post_notice_ready_at=sent + dt.timedelta(days=WAITING_DAYS),
+            post_notice_at=sent + dt.timedelta(days=WAITING_DAYS, hours=2) if action == "final" else None,
         )
-        if rep_status is None:
-            continue
-        ordered = started + dt.timedelta(hours=20)
-        done = rep_status in ("complete", "dispute")
-        rep = s.create(
-            Report,
-            candidate_id=cand.id,
-            package_id=pkg.id,
-            status=rep_status,
-            result=result,
-            adjudication=adjudication,
-            eta=today + dt.timedelta(days=pkg.turnaround_days) if rep_status in ("pending", "suspended") else None,
-            cost=pkg.price,
-            currency=cur,
-            completed_at=ordered + dt.timedelta(days=1) if done else None,
-            created_at=ordered,
-            updated_at=ordered + dt.timedelta(days=1),
+
+
+def _seed_screenings(s: SeedContext, rep: Report, pkg: Package) -> list[str]:
+    """The screenings of a report's package (one with a finding when it is to consider); return those with findings."""
+    done = rep.status in ("complete", "dispute")
+    hits: list[str] = []
+    for k, kind in enumerate(pkg.screenings):
+        status: ScreeningStatus
+        if rep.status == "canceled":
+            status = "canceled" if k else "clear"
+        elif not done:
+            status = "pending" if k else "clear"
+        elif rep.result == "consider" and kind in FINDINGS and not hits:
+            status = "consider"
+        else:
+            status = "clear"
+        scr = s.create(
+            Screening,
+            report_id=rep.id,
+            type=kind,
+            status=status,
+            records_found=1 if status == "consider" else 0,
+            description=FINDINGS[kind] if status == "consider" else "",
         )
-        s.update(inv, report_id=rep.id)
-        hits: list[str] = []
-        for k, kind in enumerate(pkg.screenings):
-            if rep_status == "canceled":
-                status: ScreeningStatus = "canceled" if k else "clear"
-            elif not done:
-                status = "pending" if k else "clear"
-            elif result == "consider" and kind in FINDINGS and not hits:
-                status = "consider"
-            else:
-                status = "clear"
-            scr = s.create(
-                Screening,
-                report_id=rep.id,
-                type=kind,
-                status=status,
-                records_found=1 if status == "consider" else 0,
-                description=FINDINGS[kind] if status == "consider" else "",
-            )
-            if status == "consider":
-                hits.append(scr.id)
-        if action is not None:
-            sent = s.now - dt.timedelta(days=9 if action in ("ready", "final") else 2)
-            s.create(
-                AdverseAction,
-                report_id=rep.id,
-                candidate_id=cand.id,
-                screening_ids=hits,
-                status="post_notice_sent" if action == "final" else "pre_notice_sent",
-                notified_email=cand.email,
-                pre_notice_at=sent,
-                post_notice_ready_at=sent + dt.timedelta(days=WAITING_DAYS),
-                post_notice_at=sent + dt.timedelta(days=WAITING_DAYS, hours=2) if action == "final" else None,
-            )
+        if status == "consider":
+            hits.append(scr.id)
+    return hits

@@ -15,6 +15,7 @@ dependent on active coverage cannot be removed.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -38,6 +39,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import age_on
 from compoworld.world.population import FIRST_NAMES
 
 __all__ = ["service"]
@@ -212,10 +215,6 @@ class LifeEvent(Record):
 
 
 # -- rules ----------------------------------------------------------------------------------
-
-
-def _age_on(birth: dt.date, day: dt.date) -> int:
-    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
 
 
 def _premium(plan: Plan, tier: str) -> int:
@@ -504,16 +503,6 @@ def _example_report(ctx: Ctx) -> dict[str, Any] | None:
     return None if m is None else {"member_id": m.id, "kind": "marriage", "event_date": day.isoformat()}
 
 
-def _example_review(ctx: Ctx) -> dict[str, Any] | None:
-    e = ctx.first(LifeEvent, status="pending_review")
-    return None if e is None else {"life_event_id": e.id, "note": "Certificate received"}
-
-
-def _example_member(ctx: Ctx) -> dict[str, Any] | None:
-    m = ctx.first(Member, eligible=True)
-    return None if m is None else {"member_id": m.id}
-
-
 def _example_window(ctx: Ctx) -> dict[str, Any] | None:
     opens = ctx.today() + dt.timedelta(days=30)
     return {
@@ -621,7 +610,7 @@ def enroll(
                 field=f"dependent_ids.{k}",
                 hint="add the dependent to the member first",
             )
-        if dep.relationship == "child" and _age_on(dep.birth_date, effective) >= CHILD_AGE_LIMIT:
+        if dep.relationship == "child" and age_on(dep.birth_date, effective) >= CHILD_AGE_LIMIT:
             raise RuleViolation(
                 f"{dep.name} is {CHILD_AGE_LIMIT} or older on {effective}",
                 field=f"dependent_ids.{k}",
@@ -753,7 +742,11 @@ def _pending_event(ctx: Ctx, life_event_id: str) -> LifeEvent:
     return event
 
 
-@service.tool(intent="approve the life event", write=True, example=_example_review)
+@service.tool(
+    intent="approve the life event",
+    write=True,
+    example=first_example(LifeEvent, "life_event_id", where={"status": "pending_review"}, note="Certificate received"),
+)
 def approve_life_event(ctx: Ctx, life_event_id: EventId, note: Text = "") -> LifeEvent:
     """Approve a reported life event; the member may then change elections until 30 days after it.
 
@@ -779,7 +772,11 @@ def approve_life_event(ctx: Ctx, life_event_id: EventId, note: Text = "") -> Lif
     return ctx.update(event, status="approved", review_note=note)
 
 
-@service.tool(intent="deny the life event", write=True, example=_example_review)
+@service.tool(
+    intent="deny the life event",
+    write=True,
+    example=first_example(LifeEvent, "life_event_id", where={"status": "pending_review"}, note="Certificate received"),
+)
 def deny_life_event(ctx: Ctx, life_event_id: EventId, note: Text) -> LifeEvent:
     """Deny a reported life event with a reason.
 
@@ -817,7 +814,9 @@ class BenefitsSummary(BaseModel):
     monthly_employer_cost: Cents = Field(description="Total monthly company contribution for active coverage.")
 
 
-@service.tool(intent="summarize the member's benefits", example=_example_member)
+@service.tool(
+    intent="summarize the member's benefits", example=first_example(Member, "member_id", where={"eligible": True})
+)
 def benefits_summary(ctx: Ctx, member_id: MemberId) -> BenefitsSummary:
     """List a member's current and pending elections with the monthly costs of active coverage.
 
@@ -874,13 +873,23 @@ TIERS: tuple[Tier, ...] = ("employee", "employee_spouse", "employee_children", "
 @service.seeder
 def seed(s: SeedContext) -> None:
     """2026 plans, open-enrollment and new-hire windows, staff with dependents, elections and life events."""
-    pop = s.population
-    rng = s.rng
-    today = s.now.date()
-    year = today.year
-    cur = pop.home.place.currency
-    plan_recs = [
-        s.create(
+    plans = _seed_plans(s)
+    open_enrollment = _seed_windows(s)
+    members = _seed_members(s)
+    dependents = _seed_dependents(s, members)
+    for i, m in enumerate(members):
+        if m.eligible:
+            _seed_elections(s, i, m, dependents[m.id], plans, open_enrollment)
+    _seed_life_events(s, [m for m in members if m.eligible], dependents)
+
+
+def _seed_plans(s: SeedContext) -> dict[str, list[Plan]]:
+    """This year's plans (and a retired one from last year); return this year's by plan type."""
+    year = s.now.year
+    cur = s.population.home.place.currency
+    by_type: dict[str, list[Plan]] = {}
+    for name, kind, carrier, p, pct in PLANS:
+        plan = s.create(
             Plan,
             name=name,
             type=kind,
@@ -893,8 +902,7 @@ def seed(s: SeedContext) -> None:
             employer_contribution=pct,
             currency=cur,
         )
-        for name, kind, carrier, p, pct in PLANS
-    ]
+        by_type.setdefault(plan.type, []).append(plan)
     s.create(
         Plan,
         name="Harbor PPO 250 (retired)",
@@ -909,7 +917,14 @@ def seed(s: SeedContext) -> None:
         currency=cur,
         active=False,
     )
-    oe = s.create(
+    return by_type
+
+
+def _seed_windows(s: SeedContext) -> EnrollmentWindow:
+    """Last November's open enrollment (returned) and a spring dental and vision window open now."""
+    today = s.now.date()
+    year = today.year
+    open_enrollment = s.create(
         EnrollmentWindow,
         name=f"{year} Open Enrollment",
         kind="open_enrollment",
@@ -929,37 +944,46 @@ def seed(s: SeedContext) -> None:
         closes=today + dt.timedelta(days=11),
         coverage_start=dt.date(year, 4, 1),
     )
-    staff = list(pop.employees)
-    members: list[Member] = []
-    for i, p in enumerate(staff):
-        members.append(
-            s.create(
-                Member,
-                name=p.name,
-                email=p.email,
-                birth_date=p.birth_date,
-                hire_date=p.hire_date or today,
-                home_address=p.address,
-                eligible=i % 15 != 14,
-            )
+    return open_enrollment
+
+
+def _seed_members(s: SeedContext) -> list[Member]:
+    """Every employee, in population order; every fifteenth is not eligible."""
+    return [
+        s.create(
+            Member,
+            name=p.name,
+            email=p.email,
+            birth_date=p.birth_date,
+            hire_date=p.hire_date or s.now.date(),
+            home_address=p.address,
+            eligible=i % 15 != 14,
         )
+        for i, p in enumerate(s.population.employees)
+    ]
+
+
+def _seed_dependents(s: SeedContext, members: Sequence[Member]) -> dict[str, list[Dependent]]:
+    """A partner for two in three members and up to three children for some; return them by member id."""
+    rng = s.rng
+    today = s.now.date()
     deps: dict[str, list[Dependent]] = {}
-    for i, (p, m) in enumerate(zip(staff, members, strict=True)):
+    for i, (p, m) in enumerate(zip(s.population.employees, members, strict=True)):
         mine: list[Dependent] = []
         if i % 3 != 2:
-            partner_age = _age_on(p.birth_date, today) + rng.randint(-4, 4)
+            partner_age = age_on(p.birth_date, today) + rng.randint(-4, 4)
             mine.append(
                 s.create(
                     Dependent,
                     member_id=m.id,
                     name=f"{rng.choice(FIRST_NAMES)} {p.last_name}",
                     relationship="spouse" if i % 5 else "domestic_partner",
-                    birth_date=p.birth_date + dt.timedelta(days=365 * (_age_on(p.birth_date, today) - partner_age)),
-                    created_at=s.now - dt.timedelta(days=400),
+                    birth_date=p.birth_date + dt.timedelta(days=365 * (age_on(p.birth_date, today) - partner_age)),
+                    created_at=s.ago(days=400),
                 )
             )
         for k in range(i % 4 if i % 3 != 1 else 0):
-            age_days = rng.randint(200, min(30 * 365, max(400, (_age_on(p.birth_date, today) - 20) * 365)))
+            age_days = rng.randint(200, min(30 * 365, max(400, (age_on(p.birth_date, today) - 20) * 365)))
             mine.append(
                 s.create(
                     Dependent,
@@ -967,86 +991,98 @@ def seed(s: SeedContext) -> None:
                     name=f"{rng.choice(FIRST_NAMES)} {p.last_name}",
                     relationship="child",
                     birth_date=today - dt.timedelta(days=age_days + 97 * k),
-                    created_at=s.now - dt.timedelta(days=300),
+                    created_at=s.ago(days=300),
                 )
             )
         deps[m.id] = mine
-    by_type: dict[str, list[Plan]] = {}
-    for plan in plan_recs:
-        by_type.setdefault(plan.type, []).append(plan)
+    return deps
+
+
+def _seed_elections(
+    s: SeedContext,
+    i: int,
+    m: Member,
+    dependents: Sequence[Dependent],
+    plans: dict[str, list[Plan]],
+    open_enrollment: EnrollmentWindow,
+) -> None:
+    """The ``i``-th member's elections for the year, made in open enrollment or in their new-hire window.
+
+    A member hired after open enrollment gets a new-hire window, and makes no
+    elections while it is still open.
+    """
+    year = s.now.year
+    if m.hire_date > open_enrollment.closes:
+        closes = m.hire_date + dt.timedelta(days=30)
+        s.create(
+            EnrollmentWindow,
+            name=f"New hire enrollment: {m.name}",
+            kind="new_hire",
+            member_id=m.id,
+            plan_types=["medical", "dental", "vision", "life"],
+            plan_year=year,
+            opens=m.hire_date,
+            closes=closes,
+            coverage_start=(m.hire_date.replace(day=1) + dt.timedelta(days=32)).replace(day=1),
+        )
+        if closes >= s.now.date():
+            return  # still choosing
     start = dt.date(year, 1, 1)
-    for i, m in enumerate(members):
-        if not m.eligible:
-            continue
-        hired_late = m.hire_date > oe.closes
-        if hired_late:
-            closes = m.hire_date + dt.timedelta(days=30)
-            s.create(
-                EnrollmentWindow,
-                name=f"New hire enrollment: {m.name}",
-                kind="new_hire",
-                member_id=m.id,
-                plan_types=["medical", "dental", "vision", "life"],
-                plan_year=year,
-                opens=m.hire_date,
-                closes=closes,
-                coverage_start=(m.hire_date.replace(day=1) + dt.timedelta(days=32)).replace(day=1),
-            )
-            if closes >= today:
-                continue  # still choosing
-        eligible_deps = [d for d in deps[m.id] if d.relationship != "child" or _age_on(d.birth_date, start) < 26]
-        for kind in ("medical", "dental", "vision", "life"):
-            options = by_type[kind]
-            if kind in ("dental", "vision") and i % 4 == 3:
-                continue  # never elected; may enroll in the spring window
-            if kind == "medical" and i % 7 == 6:
-                s.create(
-                    Enrollment,
-                    member_id=m.id,
-                    plan_type="medical",
-                    plan_year=year,
-                    status="waived",
-                    effective_date=start,
-                    window_id=oe.id,
-                    waive_reason="Covered by spouse's employer plan",
-                )
-                continue
-            plan = options[i % len(options)]
-            covered = [] if kind == "life" or i % 5 == 4 else eligible_deps
-            tier = _tier_of([d.relationship for d in covered])
-            total, employer, employee = _split(plan, tier)
+    eligible_deps = [d for d in dependents if d.relationship != "child" or age_on(d.birth_date, start) < 26]
+    for kind in ("medical", "dental", "vision", "life"):
+        options = plans[kind]
+        if kind in ("dental", "vision") and i % 4 == 3:
+            continue  # never elected; may enroll in the spring window
+        if kind == "medical" and i % 7 == 6:
             s.create(
                 Enrollment,
                 member_id=m.id,
-                plan_type=kind,
-                plan_id=plan.id,
+                plan_type="medical",
                 plan_year=year,
-                tier=tier,
-                dependent_ids=[d.id for d in covered],
-                status="active",
+                status="waived",
                 effective_date=start,
-                monthly_premium=total,
-                employer_cost=employer,
-                employee_cost=employee,
-                window_id=oe.id,
+                window_id=open_enrollment.id,
+                waive_reason="Covered by spouse's employer plan",
             )
-    eligible = [m for m in members if m.eligible]
+            continue
+        plan = options[i % len(options)]
+        covered = [] if kind == "life" or i % 5 == 4 else eligible_deps
+        tier = _tier_of([d.relationship for d in covered])
+        total, employer, employee = _split(plan, tier)
+        s.create(
+            Enrollment,
+            member_id=m.id,
+            plan_type=kind,
+            plan_id=plan.id,
+            plan_year=year,
+            tier=tier,
+            dependent_ids=[d.id for d in covered],
+            status="active",
+            effective_date=start,
+            monthly_premium=total,
+            employer_cost=employer,
+            employee_cost=employee,
+            window_id=open_enrollment.id,
+        )
+
+
+def _seed_life_events(s: SeedContext, eligible: Sequence[Member], dependents: dict[str, list[Dependent]]) -> None:
+    """A birth and a relocation waiting for review, a recent approved marriage, an old denied loss of coverage."""
+    today = s.now.date()
     # A birth reported last week and waiting for review (the baby is on file).
     new_parent = eligible[1]
     born = today - dt.timedelta(days=9)
     s.create(
         Dependent,
         member_id=new_parent.id,
-        name=f"{rng.choice(FIRST_NAMES)} {new_parent.name.split()[-1]}",
+        name=f"{s.rng.choice(FIRST_NAMES)} {new_parent.name.split()[-1]}",
         relationship="child",
         birth_date=born,
-        created_at=s.now - dt.timedelta(days=6),
+        created_at=s.ago(days=6),
     )
-    s.create(
-        LifeEvent, member_id=new_parent.id, kind="birth", event_date=born, reported_at=s.now - dt.timedelta(days=6)
-    )
+    s.create(LifeEvent, member_id=new_parent.id, kind="birth", event_date=born, reported_at=s.ago(days=6))
     # A marriage approved two weeks ago; the member has not changed elections yet.
-    newlywed = next(m for m in eligible[3:] if not any(d.relationship in PARTNERS for d in deps[m.id]))
+    newlywed = next(m for m in eligible[3:] if not any(d.relationship in PARTNERS for d in dependents[m.id]))
     s.create(
         LifeEvent,
         member_id=newlywed.id,
@@ -1054,7 +1090,7 @@ def seed(s: SeedContext) -> None:
         event_date=today - dt.timedelta(days=14),
         status="approved",
         review_note="Marriage certificate received",
-        reported_at=s.now - dt.timedelta(days=12),
+        reported_at=s.ago(days=12),
     )
     # A relocation pending review, and an old loss of coverage that was denied.
     s.create(
@@ -1062,7 +1098,7 @@ def seed(s: SeedContext) -> None:
         member_id=eligible[7].id,
         kind="relocation",
         event_date=today - dt.timedelta(days=4),
-        reported_at=s.now - dt.timedelta(days=3),
+        reported_at=s.ago(days=3),
     )
     s.create(
         LifeEvent,
@@ -1071,5 +1107,5 @@ def seed(s: SeedContext) -> None:
         event_date=today - dt.timedelta(days=70),
         status="denied",
         review_note="Reported after the 30-day deadline",
-        reported_at=s.now - dt.timedelta(days=28),
+        reported_at=s.ago(days=28),
     )

@@ -11,11 +11,13 @@ employee's manager decides on it, and terminated employees are frozen.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service
@@ -37,6 +39,10 @@ from compoworld.engine.types import (
     Quantity,
     Text,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import utc_at
+from compoworld.world.org import department_of, is_lead, org_chart
 
 __all__ = ["service"]
 
@@ -69,7 +75,7 @@ MAX_REQUEST_SPAN_DAYS = 366
 MAX_REPORT_DAYS = 92
 
 
-class Department(Record):
+class Department(Created):
     """An organisational unit employees belong to."""
 
     id: DepartmentId
@@ -81,8 +87,6 @@ class Department(Record):
     """Finance cost center the department books to, e.g. CC-1200."""
     people_ops: bool = False
     """Whether this is the HR/People team, whose members decide requests of employees without a manager."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the department was created."""
 
 
 class Employee(Record):
@@ -575,16 +579,6 @@ def _example_deny(ctx: Ctx) -> dict[str, Any] | None:
     return {"request_id": found[0].id, "approver_id": found[1], "note": "Team is short-staffed that week"}
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    req = ctx.first(TimeOffRequest, status="pending")
-    return None if req is None else {"request_id": req.id, "note": "Plans changed"}
-
-
-def _example_adjust(ctx: Ctx) -> dict[str, Any] | None:
-    bal = next(ctx.scan(TimeOffBalance), None)
-    return None if bal is None else {"balance_id": bal.id, "days": 2, "note": "Overtime compensation"}
-
-
 def _example_assign(ctx: Ctx) -> dict[str, Any] | None:
     for policy in ctx.where(TimeOffPolicy, active=True):
         for emp in _active_employees(ctx):
@@ -640,11 +634,6 @@ def _example_hire(ctx: Ctx) -> dict[str, Any] | None:
         "pay_rate": 6_500_000,
         "manager_id": manager.id,
     }
-
-
-def _example_summary(ctx: Ctx) -> dict[str, Any] | None:
-    emp = next(iter(_active_employees(ctx)), None)
-    return None if emp is None else {"employee_id": emp.id}
 
 
 def _example_whos_out(ctx: Ctx) -> dict[str, Any]:
@@ -947,7 +936,11 @@ def assign_time_off_policy(ctx: Ctx, employee_id: EmployeeId, policy_id: PolicyI
     )
 
 
-@service.tool(intent="adjust the employee's time-off balance", write=True, example=_example_adjust)
+@service.tool(
+    intent="adjust the employee's time-off balance",
+    write=True,
+    example=first_example(TimeOffBalance, "balance_id", days=2, note="Overtime compensation"),
+)
 def adjust_time_off_balance(ctx: Ctx, balance_id: BalanceId, days: int, note: Text) -> TimeOffBalance:
     """Add days to (positive) or remove days from (negative) a balance's entitlement.
 
@@ -1094,7 +1087,11 @@ def deny_time_off(ctx: Ctx, request_id: RequestId, approver_id: EmployeeId, note
     return ctx.update(req, status="denied", approver_id=approver_id, decision_note=note, decided_at=ctx.now())
 
 
-@service.tool(intent="cancel the time-off request", write=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the time-off request",
+    write=True,
+    example=first_example(TimeOffRequest, "request_id", where={"status": "pending"}, note="Plans changed"),
+)
 def cancel_time_off(ctx: Ctx, request_id: RequestId, note: Text = "") -> TimeOffRequest:
     """Cancel a pending request, or an approved one that has not started; approved days return to the balance.
 
@@ -1118,7 +1115,10 @@ def cancel_time_off(ctx: Ctx, request_id: RequestId, note: Text = "") -> TimeOff
     return ctx.update(req, status="cancelled", decision_note=note, decided_at=ctx.now())
 
 
-@service.tool(intent="see the employee's time-off balances", example=_example_summary)
+@service.tool(
+    intent="see the employee's time-off balances",
+    example=first_example(Employee, "employee_id", where={"status": "active"}),
+)
 def get_time_off_summary(ctx: Ctx, employee_id: EmployeeId) -> list[BalanceSummary]:
     """Show an employee's balances under each of their policies, with pending and still-available days.
 
@@ -1216,52 +1216,54 @@ BASE_SALARY = {
     "Marketing": 60_000,
 }
 
-LEAD_WORDS = ("Manager", "Lead", "Controller")
-
 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Departments, the home company's staff with reporting lines, pay and job history, policies and time off."""
-    pop = s.population
-    today = s.now.date()
-    staff = list(pop.employees)
-    dept_names = sorted({p.department or "Operations" for p in staff})
-    depts: dict[str, Department] = {}
-    for name in dept_names:
+    departments = _seed_departments(s)
+    employees, on_leave = _seed_employees(s, departments)
+    for p in s.population.employees:
+        _seed_job_history(s, p, employees[p.key])
+    policies = _seed_policies(s)
+    people_ops = {d.id for d in departments.values() if d.people_ops}
+    people_team = [e for e in employees.values() if e.department_id in people_ops and e.status == "active"]
+    for p in s.population.employees:
+        emp = employees[p.key]
+        if emp.status != "terminated":
+            _seed_time_off(s, emp, policies, people_team, on_leave=p.key == on_leave)
+
+
+def _seed_departments(s: SeedContext) -> dict[str, Department]:
+    """The staff's departments by name, and two new ones with nobody in them yet."""
+    departments: dict[str, Department] = {}
+    for name in sorted({department_of(p) for p in s.population.employees}):
         code, cc = DEPARTMENT_CODES.get(name, (name[:3].upper(), "CC-1900"))
-        depts[name] = s.create(Department, name=name, code=code, cost_center=cc, people_ops=name == "People")
-    # Departments being set up, with nobody in them yet.
+        departments[name] = s.create(Department, name=name, code=code, cost_center=cc, people_ops=name == "People")
     for name, code, cc in NEW_DEPARTMENTS:
-        if name not in depts:
+        if name not in departments:
             s.create(Department, name=name, code=code, cost_center=cc)
+    return departments
 
-    def dept_of(p: Any) -> str:
-        return str(p.department or "Operations")
 
-    heads: dict[str, Any] = {}
-    for name in dept_names:
-        members = [p for p in staff if dept_of(p) == name]
-        members.sort(key=lambda p: (not any(w in p.job_title for w in LEAD_WORDS), p.hire_date, p.key))
-        heads[name] = members[0]
-    top = min(heads.values(), key=lambda p: (p.hire_date, p.key))
-    head_keys = {p.key for p in heads.values()}
-    rest = [p for p in staff if p.key not in head_keys]
+def _seed_employees(s: SeedContext, departments: dict[str, Department]) -> tuple[dict[str, Employee], str | None]:
+    """The staff, managers before their reports; three who are not heads have left, one is on leave.
+
+    Returns:
+        The employees by population key, and the key of the one on parental leave.
+    """
+    today = s.now.date()
+    chart = org_chart(s.population.employees)
+    rest = [p for p in s.population.employees if not chart.is_head(p)]
     leavers = {p.key for p in s.rng.sample(rest, min(3, len(rest)))}
     on_leave = next((p.key for p in rest if p.key not in leavers), None)
-
-    order = [top] + [heads[n] for n in dept_names if heads[n].key != top.key] + rest
-    emp_of: dict[str, Employee] = {}
+    order = [chart.top] + [h for h in chart.heads.values() if h.key != chart.top.key] + rest
+    employees: dict[str, Employee] = {}
     for p in order:
-        if p.key == top.key:
-            manager = None
-        elif p.key in head_keys:
-            manager = emp_of[top.key]
-        else:
-            manager = emp_of[heads[dept_of(p)].key]
+        manager = chart.manager_of(p)
         hire = p.hire_date or today - dt.timedelta(days=365)
         leaving = p.key in leavers
         end = min(today - dt.timedelta(days=s.rng.randint(3, 40)), hire + dt.timedelta(days=400))
-        emp_of[p.key] = s.create(
+        employees[p.key] = s.create(
             Employee,
             first_name=p.first_name,
             last_name=p.last_name,
@@ -1270,131 +1272,145 @@ def seed(s: SeedContext) -> None:
             home_address=p.address,
             birth_date=p.birth_date,
             hire_date=hire,
-            department_id=depts[dept_of(p)].id,
+            department_id=departments[department_of(p)].id,
             job_title=p.job_title,
-            manager_id=manager.id if manager else None,
+            manager_id=employees[manager.key].id if manager else None,
             location=p.place.city,
             employment_type="contractor" if s.rng.random() < 0.08 else "full_time",
             status="terminated" if leaving else "on_leave" if p.key == on_leave else "active",
             termination_date=max(end, hire) if leaving else None,
             termination_reason=s.rng.choice(("resignation", "contract_end", "dismissal")) if leaving else None,
         )
+    return employees, on_leave
 
-    currency = pop.home.place.currency
-    for p in staff:
-        emp = emp_of[p.key]
-        s.create(
-            JobInfo,
-            employee_id=emp.id,
-            effective_date=emp.hire_date,
-            job_title=emp.job_title,
-            department_id=emp.department_id,
-            manager_id=emp.manager_id,
-            location=emp.location,
-        )
-        base = BASE_SALARY.get(dept_of(p), 55_000) + s.rng.randint(-6, 12) * 1000
-        if any(w in p.job_title for w in LEAD_WORDS):
-            base += 20_000
+
+def _seed_job_history(s: SeedContext, p: Person, emp: Employee) -> None:
+    """The employee's job on hiring, their starting salary and, for most, a raise a year later."""
+    s.create(
+        JobInfo,
+        employee_id=emp.id,
+        effective_date=emp.hire_date,
+        job_title=emp.job_title,
+        department_id=emp.department_id,
+        manager_id=emp.manager_id,
+        location=emp.location,
+    )
+    currency = s.population.home.place.currency
+    base = BASE_SALARY.get(department_of(p), 55_000) + s.rng.randint(-6, 12) * 1000
+    if is_lead(p):
+        base += 20_000
+    s.create(
+        Compensation,
+        employee_id=emp.id,
+        effective_date=emp.hire_date,
+        pay_rate=base * 100,
+        currency=currency,
+        pay_type="salary",
+        reason="new_hire",
+    )
+    raise_date = emp.hire_date + dt.timedelta(days=365)
+    if raise_date < s.now.date() and emp.status != "terminated" and s.rng.random() < 0.6:
         s.create(
             Compensation,
             employee_id=emp.id,
-            effective_date=emp.hire_date,
-            pay_rate=base * 100,
+            effective_date=raise_date,
+            pay_rate=base * 100 * s.rng.randint(103, 110) // 100,
             currency=currency,
             pay_type="salary",
-            reason="new_hire",
+            reason=s.rng.choice(("merit_increase", "merit_increase", "market_adjustment")),
+            comment="Annual review",
         )
-        raise_date = emp.hire_date + dt.timedelta(days=365)
-        if raise_date < today and emp.status != "terminated" and s.rng.random() < 0.6:
-            s.create(
-                Compensation,
-                employee_id=emp.id,
-                effective_date=raise_date,
-                pay_rate=base * 100 * s.rng.randint(103, 110) // 100,
-                currency=currency,
-                pay_type="salary",
-                reason=s.rng.choice(("merit_increase", "merit_increase", "market_adjustment")),
-                comment="Annual review",
-            )
 
-    pols = [
+
+def _seed_policies(s: SeedContext) -> list[TimeOffPolicy]:
+    return [
         s.create(TimeOffPolicy, name=n, kind=k, annual_days=d, requires_approval=a, carryover_days=c, active=act)
         for n, k, d, a, c, act in POLICIES
     ]
-    standard = [p for p in pols if p.active and p.kind != "parental"]
-    parental = next(p for p in pols if p.kind == "parental")
-    people_ids = {d.id for d in depts.values() if d.people_ops}
-    people_team = [e for e in emp_of.values() if e.department_id in people_ids and e.status == "active"]
-    lengths = {"vacation": (1, 10), "sick": (1, 3), "personal": (1, 1), "learning": (1, 2), "parental": (20, 60)}
-    weights = (standard[0],) * 6 + (standard[1],) * 3 + (standard[2],) + (standard[3],)
 
-    for p in staff:
-        emp = emp_of[p.key]
-        if emp.status == "terminated":
+
+_LEAVE_LENGTHS = {"vacation": (1, 10), "sick": (1, 3), "personal": (1, 1), "learning": (1, 2), "parental": (20, 60)}
+"""Shortest and longest seeded request of each kind of policy, in days."""
+
+
+def _seed_time_off(
+    s: SeedContext,
+    emp: Employee,
+    policies: Sequence[TimeOffPolicy],
+    people_team: Sequence[Employee],
+    *,
+    on_leave: bool,
+) -> None:
+    """An employee's entitlements this year, up to three requests (and a parental leave), and their balances.
+
+    Requests that would overlap an earlier one or overdraw the entitlement are
+    left out; the manager decides (the People team for the top of the company).
+    """
+    rng = s.rng
+    today = s.now.date()
+    standard = [p for p in policies if p.active and p.kind != "parental"]
+    parental = next(p for p in policies if p.kind == "parental")
+    weights = (standard[0],) * 6 + (standard[1],) * 3 + (standard[2],) + (standard[3],)
+    mine = list(standard) + ([parental] if on_leave else [])
+    ent: dict[str, int] = {}
+    for pol in mine:
+        months = 12 - emp.hire_date.month + 1 if emp.hire_date.year == today.year else 12
+        ent[pol.id] = pol.annual_days * months // 12 + (rng.randint(0, pol.carryover_days) if pol.carryover_days else 0)
+    used = dict.fromkeys(ent, 0)
+    pend = dict.fromkeys(ent, 0)
+    taken: list[tuple[dt.date, dt.date]] = []
+    if emp.manager_id is not None:
+        decider = emp.manager_id
+    else:
+        decider = next((e.id for e in people_team if e.id != emp.id), emp.id)
+    plans: list[tuple[TimeOffPolicy, dt.date, int]] = []
+    if on_leave:
+        plans.append((parental, today - dt.timedelta(days=rng.randint(10, 30)), 0))
+    for _ in range(rng.randint(0, 3)):
+        plans.append((rng.choice(weights), today + dt.timedelta(days=rng.randint(-55, 120)), 1))
+    for pol, first, random_status in plans:
+        while first.weekday() >= 5:
+            first += dt.timedelta(days=1)
+        lo, hi = _LEAVE_LENGTHS[pol.kind]
+        last = first + dt.timedelta(days=rng.randint(lo, hi) - 1)
+        days = _workdays(first, last)
+        if any(a <= last and first <= b for a, b in taken):
             continue
-        mine = list(standard) + ([parental] if p.key == on_leave else [])
-        ent: dict[str, int] = {}
-        for pol in mine:
-            months = 12 - emp.hire_date.month + 1 if emp.hire_date.year == today.year else 12
-            ent[pol.id] = pol.annual_days * months // 12 + (
-                s.rng.randint(0, pol.carryover_days) if pol.carryover_days else 0
-            )
-        used = dict.fromkeys(ent, 0)
-        pend = dict.fromkeys(ent, 0)
-        taken: list[tuple[dt.date, dt.date]] = []
-        if emp.manager_id is not None:
-            decider = emp.manager_id
+        status: RequestStatus
+        if not pol.requires_approval or not random_status:
+            status = "approved"
+        elif first <= today:
+            status = rng.choice(("approved", "approved", "approved", "approved", "denied", "cancelled"))
         else:
-            decider = next((e.id for e in people_team if e.id != emp.id), emp.id)
-        plans: list[tuple[TimeOffPolicy, dt.date, int]] = []
-        if p.key == on_leave:
-            plans.append((parental, today - dt.timedelta(days=s.rng.randint(10, 30)), 0))
-        for _ in range(s.rng.randint(0, 3)):
-            plans.append((s.rng.choice(weights), today + dt.timedelta(days=s.rng.randint(-55, 120)), 1))
-        for pol, first, random_status in plans:
-            while first.weekday() >= 5:
-                first += dt.timedelta(days=1)
-            lo, hi = lengths[pol.kind]
-            last = first + dt.timedelta(days=s.rng.randint(lo, hi) - 1)
-            days = _workdays(first, last)
-            if any(a <= last and first <= b for a, b in taken):
-                continue
-            status: RequestStatus
-            if not pol.requires_approval or not random_status:
-                status = "approved"
-            elif first <= today:
-                status = s.rng.choice(("approved", "approved", "approved", "approved", "denied", "cancelled"))
-            else:
-                status = s.rng.choice(("pending", "pending", "pending", "approved", "approved", "denied", "cancelled"))
-            if status in ("approved", "pending") and used[pol.id] + pend[pol.id] + days > ent[pol.id]:
-                continue
-            if status in ("approved", "pending"):
-                taken.append((first, last))
-                (used if status == "approved" else pend)[pol.id] += days
-            created = min(
-                dt.datetime.combine(first, dt.time(9), tzinfo=dt.UTC) - dt.timedelta(days=s.rng.randint(5, 30)),
-                s.now - dt.timedelta(hours=6),
-            )
-            decided = status != "pending"
-            s.create(
-                TimeOffRequest,
-                employee_id=emp.id,
-                policy_id=pol.id,
-                start=first,
-                end=last,
-                days=days,
-                status=status,
-                note=s.rng.choice(("", "Family trip", "Doctor's appointment", "Moving house", "Conference")),
-                approver_id=decider if status in ("approved", "denied") and pol.requires_approval else None,
-                decision_note="Busy release week" if status == "denied" else "",
-                decided_at=created + dt.timedelta(hours=5) if decided else None,
-                created_at=created,
-            )
-        for pol in mine:
-            s.create(
-                TimeOffBalance,
-                employee_id=emp.id,
-                policy_id=pol.id,
-                entitlement_days=ent[pol.id],
-                used_days=used[pol.id],
-            )
+            status = rng.choice(("pending", "pending", "pending", "approved", "approved", "denied", "cancelled"))
+        if status in ("approved", "pending") and used[pol.id] + pend[pol.id] + days > ent[pol.id]:
+            continue
+        if status in ("approved", "pending"):
+            taken.append((first, last))
+            (used if status == "approved" else pend)[pol.id] += days
+        created = min(
+            utc_at(first, 9) - dt.timedelta(days=rng.randint(5, 30)),
+            s.ago(hours=6),
+        )
+        s.create(
+            TimeOffRequest,
+            employee_id=emp.id,
+            policy_id=pol.id,
+            start=first,
+            end=last,
+            days=days,
+            status=status,
+            note=rng.choice(("", "Family trip", "Doctor's appointment", "Moving house", "Conference")),
+            approver_id=decider if status in ("approved", "denied") and pol.requires_approval else None,
+            decision_note="Busy release week" if status == "denied" else "",
+            decided_at=created + dt.timedelta(hours=5) if status != "pending" else None,
+            created_at=created,
+        )
+    for pol in mine:
+        s.create(
+            TimeOffBalance,
+            employee_id=emp.id,
+            policy_id=pol.id,
+            entitlement_days=ent[pol.id],
+            used_days=used[pol.id],
+        )

@@ -16,11 +16,13 @@ may be rejected until hired, and withdrawn by the seeker.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
@@ -43,6 +45,7 @@ from compoworld.engine.types import (
     Quantity,
     Text,
 )
+from compoworld.services.kit.examples import first_example
 
 __all__ = ["service"]
 
@@ -328,11 +331,6 @@ applications = service.resource(
 # -- examples -------------------------------------------------------------------------------
 
 
-def _example_publish(ctx: Ctx) -> dict[str, Any] | None:
-    p = ctx.first(Posting, status="draft")
-    return None if p is None else {"posting_id": p.id}
-
-
 def _example_sponsor(ctx: Ctx) -> dict[str, Any] | None:
     for p in ctx.where(Posting, status="active", sponsored=False):
         emp = ctx.get(Employer, p.employer_id)
@@ -340,11 +338,6 @@ def _example_sponsor(ctx: Ctx) -> dict[str, Any] | None:
         if emp.verified and room >= 10_000 and p.expires_on and p.expires_on >= ctx.today():
             return {"posting_id": p.id, "daily_budget": 1_500, "total_budget": 10_000}
     return None
-
-
-def _example_stop(ctx: Ctx) -> dict[str, Any] | None:
-    p = ctx.first(Posting, sponsored=True)
-    return None if p is None else {"posting_id": p.id}
 
 
 def _example_extend(ctx: Ctx) -> dict[str, Any] | None:
@@ -366,25 +359,14 @@ def _example_apply(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_advance(ctx: Ctx) -> dict[str, Any] | None:
-    a = ctx.first(Application, status="submitted")
-    return None if a is None else {"application_id": a.id, "status": "viewed"}
-
-
-def _example_withdraw(ctx: Ctx) -> dict[str, Any] | None:
-    a = ctx.first(Application, status="submitted")
-    return None if a is None else {"application_id": a.id, "email": a.applicant_email}
-
-
-def _example_performance(ctx: Ctx) -> dict[str, Any] | None:
-    e = ctx.first(Employer)
-    return None if e is None else {"employer_id": e.id}
-
-
 # -- domain tools ---------------------------------------------------------------------------
 
 
-@service.tool(intent="publish the job posting", write=True, example=_example_publish)
+@service.tool(
+    intent="publish the job posting",
+    write=True,
+    example=first_example(Posting, "posting_id", where={"status": "draft"}),
+)
 def publish_posting(ctx: Ctx, posting_id: PostingId, days: Annotated[int, Field(ge=1, le=60)] = 30) -> Posting:
     """Publish a draft posting for a number of days (at most 60); it is visible and takes applications.
 
@@ -500,7 +482,11 @@ def sponsor_posting(ctx: Ctx, posting_id: PostingId, daily_budget: Cents, total_
     return ctx.update(post, sponsored=True, daily_budget=daily_budget, total_budget=total_budget)
 
 
-@service.tool(intent="stop sponsoring the job posting", write=True, example=_example_stop)
+@service.tool(
+    intent="stop sponsoring the job posting",
+    write=True,
+    example=first_example(Posting, "posting_id", where={"sponsored": True}),
+)
 def stop_sponsorship(ctx: Ctx, posting_id: PostingId) -> Posting:
     """End a posting's sponsored campaign; the unspent budget is released.
 
@@ -564,7 +550,11 @@ def apply_to_posting(
     )
 
 
-@service.tool(intent="update the application's status", write=True, example=_example_advance)
+@service.tool(
+    intent="update the application's status",
+    write=True,
+    example=first_example(Application, "application_id", where={"status": "submitted"}, status="viewed"),
+)
 def set_application_status(
     ctx: Ctx,
     application_id: ApplicationId,
@@ -595,7 +585,13 @@ def set_application_status(
     return ctx.update(app, status=status, disposition_note=note)
 
 
-@service.tool(intent="withdraw the application", write=True, example=_example_withdraw)
+@service.tool(
+    intent="withdraw the application",
+    write=True,
+    example=first_example(
+        Application, "application_id", where={"status": "submitted"}, fields={"email": "applicant_email"}
+    ),
+)
 def withdraw_application(ctx: Ctx, application_id: ApplicationId, email: Email) -> Application:
     """Withdraw an application as the applicant; only before it is final.
 
@@ -641,7 +637,7 @@ class EmployerPerformance(BaseModel):
     postings: list[PostingStats] = Field(description="Every posting that was published.")
 
 
-@service.tool(intent="report the employer's posting performance", example=_example_performance)
+@service.tool(intent="report the employer's posting performance", example=first_example(Employer, "employer_id"))
 def employer_performance(ctx: Ctx, employer_id: EmployerId) -> EmployerPerformance:
     """Sum an employer's clicks, applications and sponsorship spend per published posting.
 
@@ -703,17 +699,33 @@ HEADLINES = (
 )
 
 
+POSTING_FATES: tuple[tuple[PostingStatus, int, int, bool], ...] = (
+    ("active", 10, 30, True),
+    ("active", 25, 30, False),
+    ("active", 40, 30, False),  # ran out two days ago; not swept yet
+    ("paused", 15, 45, False),
+    ("expired", 70, 30, False),
+    ("closed", 60, 30, False),
+    ("draft", 0, 0, False),
+)
+"""(status, days since posting, days the posting lasts, sponsored) of seeded postings, in turn."""
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The home company and some customers as employers, their postings in every state, consumers as seekers."""
-    pop = s.population
-    rng = s.rng
-    home = pop.home
-    recruiters = [p for p in pop.employees if p.department == "People"] or list(pop.employees)
-    companies = [home, *pop.customers[:6]]
-    emps = []
-    for i, c in enumerate(companies):
-        emps.append(
+    employers = _seed_employers(s)
+    seekers = _seed_seekers(s)
+    postings = _seed_postings(s, employers)
+    _seed_applications(s, seekers, postings)
+
+
+def _seed_employers(s: SeedContext) -> list[tuple[Company, Employer]]:
+    """The home company and the first six customers, each with the employer account it has here."""
+    companies = [s.population.home, *s.population.customers[:6]]
+    return [
+        (
+            c,
             s.create(
                 Employer,
                 name=c.name,
@@ -724,35 +736,35 @@ def seed(s: SeedContext) -> None:
                 verified=i % 4 != 3,
                 currency=c.place.currency,
                 monthly_budget_cap=(250_000 if c.home else 60_000 + 20_000 * i) if i % 4 != 3 else 0,
-            )
+            ),
         )
-    seekers = []
-    for i, p in enumerate(pop.consumers):
-        seekers.append(
-            s.create(
-                JobSeeker,
-                name=p.name,
-                email=p.email,
-                phone=p.phone,
-                city=p.place.city,
-                headline=HEADLINES[i % len(HEADLINES)],
-                resume_url=f"https://files.openroles.example/resumes/{p.key}.pdf" if i % 5 != 4 else None,
-                created_at=s.now - dt.timedelta(days=20 + i * 3),
-            )
+        for i, c in enumerate(companies)
+    ]
+
+
+def _seed_seekers(s: SeedContext) -> list[JobSeeker]:
+    """Every consumer as a job seeker; every fifth has no resume on file."""
+    return [
+        s.create(
+            JobSeeker,
+            name=p.name,
+            email=p.email,
+            phone=p.phone,
+            city=p.place.city,
+            headline=HEADLINES[i % len(HEADLINES)],
+            resume_url=f"https://files.openroles.example/resumes/{p.key}.pdf" if i % 5 != 4 else None,
+            created_at=s.ago(days=20 + i * 3),
         )
+        for i, p in enumerate(s.population.consumers)
+    ]
+
+
+def _seed_postings(s: SeedContext, employers: Sequence[tuple[Company, Employer]]) -> list[Posting]:
+    """The home company's jobs and two or three jobs of each other employer, in the states of POSTING_FATES."""
+    pop = s.population
+    recruiters = pop.staff("People")
     posts: list[Posting] = []
-    # (status, days since posting, days the posting lasts, sponsored)
-    fates = (
-        ("active", 10, 30, True),
-        ("active", 25, 30, False),
-        ("active", 40, 30, False),  # ran out two days ago; not swept yet
-        ("paused", 15, 45, False),
-        ("expired", 70, 30, False),
-        ("closed", 60, 30, False),
-        ("draft", 0, 0, False),
-    )
-    for i, emp in enumerate(emps):
-        c = companies[i]
+    for i, (c, emp) in enumerate(employers):
         jobs: list[tuple[str, str, str, int, int]]
         if c.home:
             jobs = list(HOME_JOBS)
@@ -763,12 +775,14 @@ def seed(s: SeedContext) -> None:
             ]
         contacts = recruiters if c.home else list(pop.people_at(c)) or recruiters
         for k, (title, dept, workplace, lo, hi) in enumerate(jobs):
-            status, age, lasts, sponsored = fates[(i + k) % len(fates)]
-            posted = s.now - dt.timedelta(days=age, hours=3) if status != "draft" else None
+            status, age, lasts, sponsored = POSTING_FATES[(i + k) % len(POSTING_FATES)]
+            posted = s.ago(days=age, hours=3) if status != "draft" else None
             expires = (posted.date() + dt.timedelta(days=lasts)) if posted else None
             sponsor = sponsored and emp.verified and status == "active"
             budget = 30_000 if sponsor else 0
-            spent = min(budget, 1_200 * age) if sponsor else (rng.randint(0, 40) * 100 if posted and k % 3 == 0 else 0)
+            spent = (
+                min(budget, 1_200 * age) if sponsor else (s.rng.randint(0, 40) * 100 if posted and k % 3 == 0 else 0)
+            )
             posts.append(
                 s.create(
                     Posting,
@@ -794,6 +808,14 @@ def seed(s: SeedContext) -> None:
                     clicks=(age * 7 + k * 3) if posted else 0,
                 )
             )
+    return posts
+
+
+def _seed_applications(s: SeedContext, seekers: Sequence[JobSeeker], posts: Sequence[Posting]) -> None:
+    """One or two applications from three in four seekers to posted jobs; postings count those not withdrawn.
+
+    Seekers without a resume do not apply where one is required.
+    """
     statuses: tuple[AppStatus, ...] = ("submitted", "viewed", "shortlisted", "rejected", "submitted", "withdrawn")
     counts: dict[str, int] = {}
     for j, seeker in enumerate(seekers):
@@ -808,7 +830,7 @@ def seed(s: SeedContext) -> None:
             status = statuses[(j + k) % len(statuses)]
             if post.resume_required and seeker.resume_url is None:
                 continue
-            applied = min(post.posted_at + dt.timedelta(days=1 + j % 9), s.now - dt.timedelta(hours=2))
+            applied = min(post.posted_at + dt.timedelta(days=1 + j % 9), s.ago(hours=2))
             s.create(
                 Application,
                 posting_id=post.id,

@@ -42,6 +42,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.world.org import department_of
 
 __all__ = ["service"]
 
@@ -591,23 +593,6 @@ stubs = service.resource(
 # -- examples -------------------------------------------------------------------------------
 
 
-def _example_create_payroll(ctx: Ctx) -> dict[str, Any] | None:
-    for sched in ctx.where(PaySchedule, active=True):
-        if not any(p.status in UNPROCESSED for p in ctx.where(Payroll, pay_schedule_id=sched.id)):
-            return {"pay_schedule_id": sched.id}
-    return None
-
-
-def _example_calculate(ctx: Ctx) -> dict[str, Any] | None:
-    p = ctx.first(Payroll, status="open")
-    return None if p is None else {"payroll_id": p.id}
-
-
-def _example_submit(ctx: Ctx) -> dict[str, Any] | None:
-    p = ctx.first(Payroll, status="calculated")
-    return None if p is None else {"payroll_id": p.id}
-
-
 def _example_off_cycle(ctx: Ctx) -> dict[str, Any] | None:
     staff = [e.email for e in ctx.where(Employee, terminated=False)][:2]
     if not staff:
@@ -627,11 +612,6 @@ def _example_item(ctx: Ctx) -> dict[str, Any] | None:
 def _example_terminate(ctx: Ctx) -> dict[str, Any] | None:
     e = ctx.first(Employee, terminated=False)
     return None if e is None else {"employee_id": e.id, "termination_date": ctx.today().isoformat()}
-
-
-def _example_preview(ctx: Ctx) -> dict[str, Any] | None:
-    e = ctx.first(Employee, terminated=False)
-    return None if e is None else {"employee_id": e.id}
 
 
 # -- domain tools ---------------------------------------------------------------------------
@@ -658,7 +638,16 @@ def _add_items(ctx: Ctx, payroll: Payroll, staff: list[Employee], salary: bool, 
         )
 
 
-@service.tool(intent="start the next regular payroll of the pay schedule", write=True, example=_example_create_payroll)
+@service.tool(
+    intent="start the next regular payroll of the pay schedule",
+    write=True,
+    example=first_example(
+        PaySchedule,
+        "pay_schedule_id",
+        where={"active": True},
+        match=lambda ctx, sched: not any(p.status in UNPROCESSED for p in ctx.where(Payroll, pay_schedule_id=sched.id)),
+    ),
+)
 def create_payroll(ctx: Ctx, pay_schedule_id: ScheduleId) -> Payroll:
     """Open the regular payroll for the schedule's next pay period, with a line for each current employee on it.
 
@@ -759,7 +748,12 @@ def create_off_cycle_payroll(
     return payroll
 
 
-@service.tool(intent="calculate the payroll", write=True, idempotent=True, example=_example_calculate)
+@service.tool(
+    intent="calculate the payroll",
+    write=True,
+    idempotent=True,
+    example=first_example(Payroll, "payroll_id", where={"status": "open"}),
+)
 def calculate_payroll(ctx: Ctx, payroll_id: PayrollId) -> Payroll:
     """Compute every included line's gross pay, deductions, taxes and net pay, and the payroll's totals.
 
@@ -828,7 +822,11 @@ def calculate_payroll(ctx: Ctx, payroll_id: PayrollId) -> Payroll:
     )
 
 
-@service.tool(intent="submit the payroll for payment", write=True, example=_example_submit)
+@service.tool(
+    intent="submit the payroll for payment",
+    write=True,
+    example=first_example(Payroll, "payroll_id", where={"status": "calculated"}),
+)
 def submit_payroll(ctx: Ctx, payroll_id: PayrollId) -> Payroll:
     """Submit a calculated payroll: it becomes final and every included employee gets a pay stub.
 
@@ -1012,7 +1010,10 @@ class PaycheckPreview(BaseModel):
     currency: Currency = Field(description="Currency of the amounts.")
 
 
-@service.tool(intent="preview the employee's regular paycheck", example=_example_preview)
+@service.tool(
+    intent="preview the employee's regular paycheck",
+    example=first_example(Employee, "employee_id", where={"terminated": False}),
+)
 def preview_paycheck(ctx: Ctx, employee_id: EmployeeId) -> PaycheckPreview:
     """Compute a regular paycheck for the employee's current compensation, withholding and deductions.
 
@@ -1064,13 +1065,34 @@ BASE_SALARY = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _Staff:
+    """The seeded employees, with each one's current compensation and deductions by employee id."""
+
+    employees: list[Employee]
+    pay: dict[str, Compensation]
+    deductions: dict[str, list[Deduction]]
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Pay schedules, the home staff with pay and deductions, paid payroll history and the upcoming payrolls."""
-    pop = s.population
-    rng = s.rng
-    today = s.now.date()
-    cur = pop.home.place.currency
+    biweekly, semimonthly = _seed_schedules(s)
+    staff = _seed_staff(s, biweekly, semimonthly)
+    # Biweekly: periods 1-3 paid; the payroll of period 4 (check date this Friday) is not started yet.
+    for k in (1, 2, 3):
+        _seed_payroll(s, staff, biweekly, k, "processed")
+    # Semimonthly: January and the first half of February paid, the second half submitted early
+    # (still cancellable), the first half of March calculated and ready to submit.
+    for k in (0, 1, 2, 3):
+        _seed_payroll(s, staff, semimonthly, k, "processed")
+    _seed_payroll(s, staff, semimonthly, 4, "calculated")
+    _seed_payroll(s, staff, None, 12, "processed", "bonus")
+    _seed_payroll(s, staff, None, -6, "open", "correction")
+
+
+def _seed_schedules(s: SeedContext) -> tuple[PaySchedule, PaySchedule]:
+    """The biweekly and semimonthly schedules staff are paid on, and a retired weekly one."""
     biweekly = s.create(
         PaySchedule,
         name="Biweekly staff",
@@ -1093,16 +1115,19 @@ def seed(s: SeedContext) -> None:
         anchor_pay_date=dt.date(2024, 6, 7),
         active=False,
     )
-    staff = list(pop.employees)
-    leavers = {staff[k].key for k in (5, 23) if k < len(staff)}
-    emps: list[Employee] = []
-    comps: dict[str, Compensation] = {}
-    deds: dict[str, list[Deduction]] = {}
-    for i, p in enumerate(staff):
-        dept = p.department or "Operations"
+    return biweekly, semimonthly
+
+
+def _seed_staff(s: SeedContext, biweekly: PaySchedule, semimonthly: PaySchedule) -> _Staff:
+    """Every employee of the home company (two of them leavers), each followed by their pay and deductions."""
+    today = s.now.date()
+    people = list(s.population.employees)
+    leavers = {people[k].key for k in (5, 23) if k < len(people)}
+    staff = _Staff([], {}, {})
+    for i, p in enumerate(people):
+        dept = department_of(p)
         sched = semimonthly if dept in SEMIMONTHLY_DEPARTMENTS else biweekly
         deposit = i % 7 != 3
-        hire = p.hire_date or today - dt.timedelta(days=400)
         leaving = p.key in leavers
         emp = s.create(
             Employee,
@@ -1112,7 +1137,7 @@ def seed(s: SeedContext) -> None:
             home_address=p.address,
             department=dept,
             job_title=p.job_title,
-            hire_date=hire,
+            hire_date=p.hire_date or today - dt.timedelta(days=400),
             pay_schedule_id=sched.id,
             filing_status=("single", "married", "single", "head_of_household")[i % 4],
             extra_withholding=2_500 if i % 9 == 4 else 0,
@@ -1121,199 +1146,214 @@ def seed(s: SeedContext) -> None:
             terminated=leaving,
             termination_date=today - dt.timedelta(days=20 + i % 10) if leaving else None,
         )
-        emps.append(emp)
-        if dept in HOURLY_DEPARTMENTS:
-            rate = (24 + rng.randint(0, 14)) * 100 + rng.choice((0, 25, 50, 75))
-            if any(w in p.job_title for w in ("Manager", "Lead")):
-                rate += 900
-            comps[emp.id] = s.create(
-                Compensation,
-                employee_id=emp.id,
-                rate=rate,
-                payment_unit="hour",
-                flsa_status="nonexempt",
-                effective_date=hire,
-            )
-        else:
-            base = BASE_SALARY.get(dept, 65_000) + rng.randint(-5, 15) * 1_000
-            if any(w in p.job_title for w in ("Manager", "Controller", "Lead", "Senior")):
-                base += 18_000
-            first = s.create(
-                Compensation,
-                employee_id=emp.id,
-                rate=base * 100,
-                payment_unit="year",
-                flsa_status="exempt",
-                effective_date=hire,
-            )
-            comps[emp.id] = first
-            raise_on = hire + dt.timedelta(days=365)
-            if raise_on < today - dt.timedelta(days=90) and i % 3 != 2:
-                comps[emp.id] = s.create(
-                    Compensation,
-                    employee_id=emp.id,
-                    rate=base * 100 * (104 + i % 5) // 100,
-                    payment_unit="year",
-                    flsa_status="exempt",
-                    effective_date=raise_on,
-                )
-        mine: list[Deduction] = []
-        if i % 2 == 0:
-            mine.append(
-                s.create(
-                    Deduction,
-                    employee_id=emp.id,
-                    name="401(k) retirement",
-                    amount_per_paycheck=(150 + 25 * (i % 6)) * 100,
-                    pre_tax=True,
-                    active=not leaving,
-                )
-            )
-        if i % 3 == 0:
-            mine.append(
-                s.create(
-                    Deduction,
-                    employee_id=emp.id,
-                    name="Medical premium",
-                    amount_per_paycheck=8_600,
-                    pre_tax=True,
-                    active=not leaving,
-                )
-            )
-        if i % 11 == 5:
-            mine.append(
-                s.create(
-                    Deduction,
-                    employee_id=emp.id,
-                    name="Charitable giving",
-                    amount_per_paycheck=2_000,
-                    pre_tax=False,
-                    active=not leaving,
-                )
-            )
-        if i % 13 == 7:
-            s.create(
-                Deduction,
-                employee_id=emp.id,
-                name="Gym membership",
-                amount_per_paycheck=3_000,
-                pre_tax=False,
-                active=False,
-            )
-        deds[emp.id] = mine
+        staff.employees.append(emp)
+        staff.pay[emp.id] = _seed_compensation(s, i, emp)
+        staff.deductions[emp.id] = _seed_deductions(s, i, emp)
+    return staff
 
-    def run(sched: PaySchedule | None, k: int, status: PayrollStatus, reason: OffCycleReason | None = None) -> None:
-        if sched is not None:
-            start, end, check = _period(sched, k)
-            frequency = sched.frequency
-            paid = [
-                e
-                for e in emps
-                if e.pay_schedule_id == sched.id
-                and e.hire_date <= end
-                and not (e.terminated and e.termination_date is not None and e.termination_date < start)
-            ]
-        elif reason == "bonus":
-            check = today - dt.timedelta(days=k)
-            start = end = check
-            frequency = "biweekly"
-            paid = [e for j, e in enumerate(emps) if not e.terminated and j % 6 == 1]
-        else:
-            check = today - dt.timedelta(days=k)
-            start = end = check
-            frequency = "biweekly"
-            paid = [e for e in emps if not e.terminated and comps[e.id].payment_unit == "hour"][:1]
-        payroll = s.create(
-            Payroll,
-            pay_schedule_id=sched.id if sched else None,
-            off_cycle=sched is None,
-            off_cycle_reason=reason,
-            pay_period_start=start,
-            pay_period_end=end,
-            check_date=check,
-            status=status,
-            currency=cur,
-            processed_at=None if status != "processed" else s.now - dt.timedelta(days=max(1, (today - check).days + 3)),
+
+def _seed_compensation(s: SeedContext, i: int, emp: Employee) -> Compensation:
+    """Hourly pay for support and operations, else a salary, raised after a year for most; return the current."""
+    rng = s.rng
+    if emp.department in HOURLY_DEPARTMENTS:
+        rate = (24 + rng.randint(0, 14)) * 100 + rng.choice((0, 25, 50, 75))
+        if any(w in emp.job_title for w in ("Manager", "Lead")):
+            rate += 900
+        return s.create(
+            Compensation,
+            employee_id=emp.id,
+            rate=rate,
+            payment_unit="hour",
+            flsa_status="nonexempt",
+            effective_date=emp.hire_date,
         )
-        totals = dict.fromkeys(("gross", "ee", "er", "ded", "reimb", "net"), 0)
-        for e in paid:
-            comp = comps[e.id]
-            hours = 0
-            if comp.payment_unit == "hour" and sched is not None:
-                workdays = sum(1 for d in range((end - start).days + 1) if (start + dt.timedelta(days=d)).weekday() < 5)
-                hours = 8 * workdays - rng.choice((0, 0, 0, 4, 8))
-            elif reason == "correction":
-                hours = 6  # hours missed on the last regular payroll
-            line = s.create(
-                PayrollItem,
-                payroll_id=payroll.id,
-                employee_id=e.id,
-                salary_included=sched is not None,
-                regular_hours=hours,
-                overtime_hours=rng.choice((0, 0, 0, 2, 5)) if comp.payment_unit == "hour" and sched else 0,
-                bonus=0 if sched or reason != "bonus" else 100_000,
-                reimbursement=rng.choice((0, 0, 0, 0, 4_250, 12_800)) if sched else 0,
-            )
-            if status == "open":
-                continue
-            pay = _paycheck(line, e, comp, frequency, deds[e.id])
-            line = s.update(
-                line,
-                gross_pay=pay.gross,
-                pre_tax_deductions=pay.pre_tax,
-                employee_taxes=pay.employee_taxes,
-                employer_taxes=pay.employer_taxes,
-                post_tax_deductions=pay.post_tax,
-                net_pay=pay.net,
-            )
-            for key, value in (
-                ("gross", pay.gross),
-                ("ee", pay.employee_taxes),
-                ("er", pay.employer_taxes),
-                ("ded", pay.pre_tax + pay.post_tax),
-                ("reimb", line.reimbursement),
-                ("net", pay.net),
-            ):
-                totals[key] += value
-            if status in ("processed", "cancelled"):
-                s.create(
-                    PayStub,
-                    payroll_id=payroll.id,
-                    employee_id=e.id,
-                    employee_name=_name(e),
-                    email=e.email,
-                    check_date=check,
-                    pay_period_start=start,
-                    pay_period_end=end,
-                    gross_pay=pay.gross,
-                    employee_taxes=pay.employee_taxes,
-                    deductions=pay.pre_tax + pay.post_tax,
-                    reimbursement=line.reimbursement,
-                    net_pay=pay.net,
-                    currency=cur,
-                    payment_method=e.payment_method,
-                    bank_account=e.bank_account if e.payment_method == "direct_deposit" else None,
-                    voided=status == "cancelled",
-                )
-        if status != "open":
-            s.update(
-                payroll,
-                gross_pay=totals["gross"],
-                employee_taxes=totals["ee"],
-                employer_taxes=totals["er"],
-                deductions=totals["ded"],
-                reimbursements=totals["reimb"],
-                net_pay=totals["net"],
-                company_debit=totals["gross"] + totals["er"] + totals["reimb"],
-            )
+    base = BASE_SALARY.get(emp.department, 65_000) + rng.randint(-5, 15) * 1_000
+    if any(w in emp.job_title for w in ("Manager", "Controller", "Lead", "Senior")):
+        base += 18_000
+    current = s.create(
+        Compensation,
+        employee_id=emp.id,
+        rate=base * 100,
+        payment_unit="year",
+        flsa_status="exempt",
+        effective_date=emp.hire_date,
+    )
+    raise_on = emp.hire_date + dt.timedelta(days=365)
+    if raise_on < s.now.date() - dt.timedelta(days=90) and i % 3 != 2:
+        current = s.create(
+            Compensation,
+            employee_id=emp.id,
+            rate=base * 100 * (104 + i % 5) // 100,
+            payment_unit="year",
+            flsa_status="exempt",
+            effective_date=raise_on,
+        )
+    return current
 
-    # Biweekly: periods 1-3 paid; the payroll of period 4 (check date this Friday) is not started yet.
-    for k in (1, 2, 3):
-        run(biweekly, k, "processed")
-    # Semimonthly: January and the first half of February paid, the second half submitted early
-    # (still cancellable), the first half of March calculated and ready to submit.
-    for k in (0, 1, 2, 3):
-        run(semimonthly, k, "processed")
-    run(semimonthly, 4, "calculated")
-    run(None, 12, "processed", "bonus")
-    run(None, -6, "open", "correction")
+
+def _seed_deductions(s: SeedContext, i: int, emp: Employee) -> list[Deduction]:
+    """Retirement, medical and charity deductions (stopped for leavers) and, for some, a stopped gym one.
+
+    Returns:
+        The employee's deductions other than the gym one.
+    """
+    active = not emp.terminated
+    plans = (
+        (i % 2 == 0, "401(k) retirement", (150 + 25 * (i % 6)) * 100, True),
+        (i % 3 == 0, "Medical premium", 8_600, True),
+        (i % 11 == 5, "Charitable giving", 2_000, False),
+    )
+    mine = [
+        s.create(Deduction, employee_id=emp.id, name=name, amount_per_paycheck=amount, pre_tax=pre_tax, active=active)
+        for applies, name, amount, pre_tax in plans
+        if applies
+    ]
+    if i % 13 == 7:
+        s.create(
+            Deduction,
+            employee_id=emp.id,
+            name="Gym membership",
+            amount_per_paycheck=3_000,
+            pre_tax=False,
+            active=False,
+        )
+    return mine
+
+
+def _seed_payroll(
+    s: SeedContext,
+    staff: _Staff,
+    sched: PaySchedule | None,
+    k: int,
+    status: PayrollStatus,
+    reason: OffCycleReason | None = None,
+) -> None:
+    """A payroll in ``status``: the ``k``-th of a schedule, or an off-cycle one checked ``k`` days ago.
+
+    Calculated payrolls have their pay worked out; processed (and cancelled)
+    ones also have pay stubs.
+    """
+    start, end, check, frequency, paid = _payroll_period(s, staff, sched, k, reason)
+    payroll = s.create(
+        Payroll,
+        pay_schedule_id=sched.id if sched else None,
+        off_cycle=sched is None,
+        off_cycle_reason=reason,
+        pay_period_start=start,
+        pay_period_end=end,
+        check_date=check,
+        status=status,
+        currency=s.population.home.place.currency,
+        processed_at=None if status != "processed" else s.ago(days=max(1, (s.now.date() - check).days + 3)),
+    )
+    totals = dict.fromkeys(("gross", "ee", "er", "ded", "reimb", "net"), 0)
+    for e in paid:
+        comp = staff.pay[e.id]
+        line = _seed_payroll_item(s, payroll, e, comp, reason)
+        if status == "open":
+            continue
+        pay = _paycheck(line, e, comp, frequency, staff.deductions[e.id])
+        line = s.update(
+            line,
+            gross_pay=pay.gross,
+            pre_tax_deductions=pay.pre_tax,
+            employee_taxes=pay.employee_taxes,
+            employer_taxes=pay.employer_taxes,
+            post_tax_deductions=pay.post_tax,
+            net_pay=pay.net,
+        )
+        for key, value in (
+            ("gross", pay.gross),
+            ("ee", pay.employee_taxes),
+            ("er", pay.employer_taxes),
+            ("ded", pay.pre_tax + pay.post_tax),
+            ("reimb", line.reimbursement),
+            ("net", pay.net),
+        ):
+            totals[key] += value
+        if status in ("processed", "cancelled"):
+            _seed_pay_stub(s, payroll, e, line, pay)
+    if status != "open":
+        s.update(
+            payroll,
+            gross_pay=totals["gross"],
+            employee_taxes=totals["ee"],
+            employer_taxes=totals["er"],
+            deductions=totals["ded"],
+            reimbursements=totals["reimb"],
+            net_pay=totals["net"],
+            company_debit=totals["gross"] + totals["er"] + totals["reimb"],
+        )
+
+
+def _payroll_period(
+    s: SeedContext, staff: _Staff, sched: PaySchedule | None, k: int, reason: OffCycleReason | None
+) -> tuple[dt.date, dt.date, dt.date, str, list[Employee]]:
+    """(start, end, check date, pay frequency, employees paid) of a seeded payroll (see :func:`_seed_payroll`).
+
+    A bonus run pays every sixth employee; a correction pays the first hourly one.
+    """
+    if sched is not None:
+        start, end, check = _period(sched, k)
+        paid = [
+            e
+            for e in staff.employees
+            if e.pay_schedule_id == sched.id
+            and e.hire_date <= end
+            and not (e.terminated and e.termination_date is not None and e.termination_date < start)
+        ]
+        return start, end, check, sched.frequency, paid
+    check = s.now.date() - dt.timedelta(days=k)
+    if reason == "bonus":
+        paid = [e for j, e in enumerate(staff.employees) if not e.terminated and j % 6 == 1]
+    else:
+        paid = [e for e in staff.employees if not e.terminated and staff.pay[e.id].payment_unit == "hour"][:1]
+    return check, check, check, "biweekly", paid
+
+
+def _seed_payroll_item(
+    s: SeedContext, payroll: Payroll, e: Employee, comp: Compensation, reason: OffCycleReason | None
+) -> PayrollItem:
+    """An employee's line on a payroll: hours worked (hourly staff), overtime and expenses on regular payrolls."""
+    rng = s.rng
+    regular = not payroll.off_cycle
+    start, end = payroll.pay_period_start, payroll.pay_period_end
+    hours = 0
+    if comp.payment_unit == "hour" and regular:
+        workdays = sum(1 for d in range((end - start).days + 1) if (start + dt.timedelta(days=d)).weekday() < 5)
+        hours = 8 * workdays - rng.choice((0, 0, 0, 4, 8))
+    elif reason == "correction":
+        hours = 6  # hours missed on the last regular payroll
+    return s.create(
+        PayrollItem,
+        payroll_id=payroll.id,
+        employee_id=e.id,
+        salary_included=regular,
+        regular_hours=hours,
+        overtime_hours=rng.choice((0, 0, 0, 2, 5)) if comp.payment_unit == "hour" and regular else 0,
+        bonus=0 if regular or reason != "bonus" else 100_000,
+        reimbursement=rng.choice((0, 0, 0, 0, 4_250, 12_800)) if regular else 0,
+    )
+
+
+def _seed_pay_stub(s: SeedContext, payroll: Payroll, e: Employee, line: PayrollItem, pay: Paycheck) -> None:
+    """The employee's pay stub of a processed payroll; a cancelled payroll's stubs are void."""
+    s.create(
+        PayStub,
+        payroll_id=payroll.id,
+        employee_id=e.id,
+        employee_name=_name(e),
+        email=e.email,
+        check_date=payroll.check_date,
+        pay_period_start=payroll.pay_period_start,
+        pay_period_end=payroll.pay_period_end,
+        gross_pay=pay.gross,
+        employee_taxes=pay.employee_taxes,
+        deductions=pay.pre_tax + pay.post_tax,
+        reimbursement=line.reimbursement,
+        net_pay=pay.net,
+        currency=payroll.currency,
+        payment_method=e.payment_method,
+        bank_account=e.bank_account if e.payment_method == "direct_deposit" else None,
+        voided=payroll.status == "cancelled",
+    )

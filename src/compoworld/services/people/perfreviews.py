@@ -15,6 +15,7 @@ a direct report, one per pair per day.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -25,6 +26,9 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, JobTitle, MeetingLink, Percent, PersonName, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
+from compoworld.world.org import OrgChart, department_of, org_chart
 
 __all__ = ["service"]
 
@@ -384,13 +388,6 @@ def _example_launch(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_close(ctx: Ctx) -> dict[str, Any] | None:
-    for c in ctx.where(ReviewCycle, status="active"):
-        if all(r.status == "submitted" for r in ctx.where(Review, cycle_id=c.id, kind="manager")):
-            return {"review_cycle_id": c.id}
-    return None
-
-
 def _example_peer(ctx: Ctx) -> dict[str, Any] | None:
     for c in ctx.where(ReviewCycle, status="active"):
         for own in ctx.where(Review, cycle_id=c.id, kind="self"):
@@ -405,31 +402,12 @@ def _example_peer(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_submit(ctx: Ctx) -> dict[str, Any] | None:
-    for r in ctx.where(Review, status="pending"):
-        cycle = ctx.get(ReviewCycle, r.cycle_id)
-        if cycle.status == "active" and (r.kind != "manager" or _self_done(ctx, r)):
-            return {
-                "review_id": r.id,
-                "rating": 4,
-                "strengths": "Owns problems end to end.",
-                "growth_areas": "Delegate more.",
-            }
-    return None
-
-
-def _example_decline(ctx: Ctx) -> dict[str, Any] | None:
-    for r in ctx.where(Review, status="pending", kind="peer"):
-        return {"review_id": r.id, "reason": "We did not work together this period"}
-    return None
-
-
 def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
     for p in ctx.where(Person, active=True):
         if p.manager_email:
             manager = ctx.first(Person, email=p.manager_email)
             if manager is not None:
-                when = dt.datetime.combine(ctx.today() + dt.timedelta(days=3), dt.time(15), tzinfo=dt.UTC)
+                when = utc_at(ctx.today() + dt.timedelta(days=3), 15)
                 busy = {o.scheduled_for.date() for o in ctx.where(OneOnOne, manager_id=manager.id, report_id=p.id)}
                 if when.date() not in busy:
                     return {
@@ -439,11 +417,6 @@ def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
                         "talking_points": ["Goals check-in"],
                     }
     return None
-
-
-def _example_complete(ctx: Ctx) -> dict[str, Any] | None:
-    o = ctx.first(OneOnOne, status="scheduled")
-    return None if o is None else {"one_on_one_id": o.id, "notes": "Discussed Q2 priorities."}
 
 
 def _example_summary(ctx: Ctx) -> dict[str, Any] | None:
@@ -531,7 +504,17 @@ def launch_cycle(ctx: Ctx, review_cycle_id: CycleId, self_review_due: Date, mana
     )
 
 
-@service.tool(intent="close the review cycle", write=True, destructive=True, example=_example_close)
+@service.tool(
+    intent="close the review cycle",
+    write=True,
+    destructive=True,
+    example=first_example(
+        ReviewCycle,
+        "review_cycle_id",
+        where={"status": "active"},
+        match=lambda ctx, c: all(r.status == "submitted" for r in ctx.where(Review, cycle_id=c.id, kind="manager")),
+    ),
+)
 def close_cycle(ctx: Ctx, review_cycle_id: CycleId) -> ReviewCycle:
     """Close an active cycle once every manager review is submitted; pending peer and self reviews lapse.
 
@@ -595,7 +578,21 @@ def request_peer_review(ctx: Ctx, review_cycle_id: CycleId, reviewee_id: PersonI
     return ctx.create(Review, cycle_id=cycle.id, reviewee_id=reviewee.id, reviewer_id=peer.id, kind="peer")
 
 
-@service.tool(intent="submit the review", write=True, example=_example_submit)
+@service.tool(
+    intent="submit the review",
+    write=True,
+    example=first_example(
+        Review,
+        "review_id",
+        where={"status": "pending"},
+        match=lambda ctx, r: (
+            ctx.get(ReviewCycle, r.cycle_id).status == "active" and (r.kind != "manager" or _self_done(ctx, r))
+        ),
+        rating=4,
+        strengths="Owns problems end to end.",
+        growth_areas="Delegate more.",
+    ),
+)
 def submit_review(ctx: Ctx, review_id: ReviewId, rating: Rating, strengths: Text, growth_areas: Text = "") -> Review:
     """Submit a pending review of an active cycle with a rating from 1 to 5.
 
@@ -633,7 +630,13 @@ def submit_review(ctx: Ctx, review_id: ReviewId, rating: Rating, strengths: Text
     )
 
 
-@service.tool(intent="decline the peer review request", write=True, example=_example_decline)
+@service.tool(
+    intent="decline the peer review request",
+    write=True,
+    example=first_example(
+        Review, "review_id", where={"status": "pending", "kind": "peer"}, reason="We did not work together this period"
+    ),
+)
 def decline_peer_review(ctx: Ctx, review_id: ReviewId, reason: Text) -> Review:
     """Decline a pending peer review request with a reason.
 
@@ -761,7 +764,11 @@ def schedule_one_on_one(
     )
 
 
-@service.tool(intent="complete the one-on-one with notes", write=True, example=_example_complete)
+@service.tool(
+    intent="complete the one-on-one with notes",
+    write=True,
+    example=first_example(OneOnOne, "one_on_one_id", where={"status": "scheduled"}, notes="Discussed Q2 priorities."),
+)
 def complete_one_on_one(ctx: Ctx, one_on_one_id: OneOnOneId, notes: Text) -> OneOnOne:
     """Mark a scheduled one-on-one as held, with its notes.
 
@@ -779,7 +786,6 @@ def complete_one_on_one(ctx: Ctx, one_on_one_id: OneOnOneId, notes: Text) -> One
 
 # -- seed -----------------------------------------------------------------------------------
 
-LEAD_WORDS = ("Manager", "Lead", "Controller")
 COMPANY_GOALS = (
     ("Grow annual recurring revenue", (("ARR in millions", 12.0, 18.0, "currency"),)),
     (
@@ -810,77 +816,46 @@ GROWTH = ("Delegate more", "Share progress earlier", "Prioritize ruthlessly", "S
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The staff with reporting lines, aligned goals, a closed and an active review cycle, feedback and 1:1s."""
-    pop = s.population
-    now = s.now
-    today = now.date()
-    staff = list(pop.employees)
+    chart = org_chart(s.population.employees)
+    people = _seed_people(s, chart)
+    _seed_goals(s, people, chart)
+    active = [x for x in people.values() if x.active]
+    by_email = {x.email: x for x in people.values()}
+    for cycle, done, probation in _seed_review_cycles(s):
+        _seed_reviews(s, cycle, done, probation, active, by_email)
+    _seed_feedback(s, active)
+    _seed_one_on_ones(s, active, by_email)
 
-    def dept_of(p: Any) -> str:
-        return str(p.department or "Operations")
 
-    heads: dict[str, Any] = {}
-    for name in sorted({dept_of(p) for p in staff}):
-        members = [p for p in staff if dept_of(p) == name]
-        members.sort(key=lambda p: (not any(w in p.job_title for w in LEAD_WORDS), p.hire_date, p.key))
-        heads[name] = members[0]
-    top = min(heads.values(), key=lambda p: (p.hire_date, p.key))
-    head_keys = {p.key for p in heads.values()}
-    person_of: dict[str, Person] = {}
-    for i, p in enumerate(staff):
-        manager = None if p.key == top.key else top.email if p.key in head_keys else heads[dept_of(p)].email
-        person_of[p.key] = s.create(
+def _seed_people(s: SeedContext, chart: OrgChart) -> dict[str, Person]:
+    """Every employee with their manager, by population key."""
+    people: dict[str, Person] = {}
+    for i, p in enumerate(s.population.employees):
+        manager = chart.manager_of(p)
+        people[p.key] = s.create(
             Person,
             name=p.name,
             email=p.email,
-            department=dept_of(p),
+            department=department_of(p),
             job_title=p.job_title,
-            manager_email=manager,
+            manager_email=manager.email if manager else None,
             active=i % 17 != 16,
         )
-    ceo = person_of[top.key]
-    year_end = dt.date(today.year, 12, 31)
+    return people
 
-    def goal(
-        owner: Person,
-        title: str,
-        krs: tuple[tuple[str, float, float, str], ...],
-        parent: Goal | None,
-        company: bool,
-        frac: float,
-        status: GoalStatus = "on_track",
-    ) -> Goal:
-        g = s.create(
-            Goal,
-            owner_id=owner.id,
-            title=title,
-            parent_goal_id=parent.id if parent else None,
-            company_goal=company,
-            due_date=year_end if company else dt.date(today.year, 6, 30),
-            status=status,
-        )
-        recs = []
-        for kr_title, start, target, unit in krs:
-            value = round(start + (target - start) * frac, 2)
-            recs.append(
-                s.create(
-                    KeyResult,
-                    goal_id=g.id,
-                    title=kr_title,
-                    start_value=start,
-                    target_value=target,
-                    current_value=value,
-                    unit=unit,
-                )
-            )
-        return s.update(g, progress=round(sum(_kr_progress(k) for k in recs) / len(recs), 1))
 
-    company = [goal(ceo, t, tuple(k), None, True, 0.25 + 0.1 * n) for n, (t, k) in enumerate(COMPANY_GOALS)]
+def _seed_goals(s: SeedContext, people: dict[str, Person], chart: OrgChart) -> None:
+    """Company goals owned by the top manager, a team goal per head under them, members' goals under those."""
+    company = [
+        _seed_goal(s, people[chart.top.key], t, tuple(k), None, True, 0.25 + 0.1 * n)
+        for n, (t, k) in enumerate(COMPANY_GOALS)
+    ]
     for n, (dept, (title, kr, start, target)) in enumerate(sorted(TEAM_GOALS.items())):
-        if dept not in heads:
+        if dept not in chart.heads:
             continue
-        head = person_of[heads[dept].key]
-        team = goal(
-            head,
+        team = _seed_goal(
+            s,
+            people[chart.heads[dept].key],
             title,
             ((kr, start, target, "number"),),
             company[n % len(company)],
@@ -888,12 +863,13 @@ def seed(s: SeedContext) -> None:
             0.2 + 0.07 * n,
             "behind" if n % 4 == 3 else "on_track",
         )
-        team_members = [person_of[p.key] for p in staff if dept_of(p) == dept and p.key not in head_keys]
-        for j, m in enumerate(team_members[:3]):
+        members = [people[p.key] for p in s.population.employees if department_of(p) == dept and not chart.is_head(p)]
+        for j, m in enumerate(members[:3]):
             if not m.active:
                 continue
             frac = (0.1, 0.5, 1.0)[j % 3]
-            goal(
+            _seed_goal(
+                s,
                 m,
                 f"Contribute to: {title.lower()}",
                 ((f"My part: {kr.lower()}", 0.0, 10.0, "number"),),
@@ -902,9 +878,51 @@ def seed(s: SeedContext) -> None:
                 frac,
                 "completed" if frac == 1.0 else "at_risk" if j == 0 and n % 2 else "on_track",
             )
-    # A closed year-end cycle, an active Q1 check-in, and a draft mid-year cycle.
-    people = [x for x in person_of.values() if x.active]
-    by_email = {x.email: x for x in person_of.values()}
+
+
+def _seed_goal(
+    s: SeedContext,
+    owner: Person,
+    title: str,
+    krs: tuple[tuple[str, float, float, str], ...],
+    parent: Goal | None,
+    company: bool,
+    frac: float,
+    status: GoalStatus = "on_track",
+) -> Goal:
+    """A goal with key results ``(title, start, target, unit)``, each ``frac`` of the way to its target."""
+    today = s.now.date()
+    g = s.create(
+        Goal,
+        owner_id=owner.id,
+        title=title,
+        parent_goal_id=parent.id if parent else None,
+        company_goal=company,
+        due_date=dt.date(today.year, 12, 31) if company else dt.date(today.year, 6, 30),
+        status=status,
+    )
+    recs = [
+        s.create(
+            KeyResult,
+            goal_id=g.id,
+            title=kr_title,
+            start_value=start,
+            target_value=target,
+            current_value=round(start + (target - start) * frac, 2),
+            unit=unit,
+        )
+        for kr_title, start, target, unit in krs
+    ]
+    return s.update(g, progress=round(sum(_kr_progress(k) for k in recs) / len(recs), 1))
+
+
+def _seed_review_cycles(s: SeedContext) -> list[tuple[ReviewCycle, bool, bool]]:
+    """A closed year-end cycle, an active Q1 check-in, a draft mid-year cycle and active Support probation reviews.
+
+    Returns:
+        The launched cycles, each with whether its reviews are all done and whether it is the probation cycle.
+    """
+    today = s.now.date()
     closed = s.create(
         ReviewCycle,
         name=f"H2 {today.year - 1} Performance Review",
@@ -923,7 +941,7 @@ def seed(s: SeedContext) -> None:
         self_review_due=today + dt.timedelta(days=4),
         manager_review_due=today + dt.timedelta(days=18),
         status="active",
-        launched_at=now - dt.timedelta(days=14),
+        launched_at=s.ago(days=14),
     )
     s.create(
         ReviewCycle,
@@ -941,59 +959,78 @@ def seed(s: SeedContext) -> None:
         manager_review_due=today + dt.timedelta(days=4),
         departments=["Support"],
         status="active",
-        launched_at=now - dt.timedelta(days=10),
+        launched_at=s.ago(days=10),
     )
-    for cycle, done in ((closed, True), (active, False), (probation, True)):
-        participants = [x for x in people if not cycle.departments or x.department in cycle.departments]
-        for i, member in enumerate(participants):
-            self_done = done or i % 3 != 0
-            submitted = cycle.launched_at + dt.timedelta(days=3 + i % 5) if cycle.launched_at else now
+    return [(closed, True, False), (active, False, False), (probation, True, True)]
+
+
+def _seed_reviews(
+    s: SeedContext,
+    cycle: ReviewCycle,
+    done: bool,
+    probation: bool,
+    people: Sequence[Person],
+    by_email: dict[str, Person],
+) -> None:
+    """Self, manager and peer reviews of a cycle's participants; in an open cycle some are still pending.
+
+    A probation cycle asks one peer at most, whose review is the only one due.
+    """
+    participants = [x for x in people if not cycle.departments or x.department in cycle.departments]
+    for i, member in enumerate(participants):
+        self_done = done or i % 3 != 0
+        submitted = cycle.launched_at + dt.timedelta(days=3 + i % 5) if cycle.launched_at else s.now
+        s.create(
+            Review,
+            cycle_id=cycle.id,
+            reviewee_id=member.id,
+            reviewer_id=member.id,
+            kind="self",
+            status="submitted" if self_done else "pending",
+            rating=3 + i % 3 if self_done else None,
+            strengths=STRENGTHS[i % 4] if self_done else "",
+            growth_areas=GROWTH[i % 4] if self_done else "",
+            submitted_at=submitted if self_done else None,
+        )
+        manager = by_email.get(member.manager_email or "")
+        if manager is not None and manager.active:
+            mgr_done = done or (self_done and i % 4 == 1)
             s.create(
                 Review,
                 cycle_id=cycle.id,
                 reviewee_id=member.id,
-                reviewer_id=member.id,
-                kind="self",
-                status="submitted" if self_done else "pending",
-                rating=3 + i % 3 if self_done else None,
-                strengths=STRENGTHS[i % 4] if self_done else "",
-                growth_areas=GROWTH[i % 4] if self_done else "",
-                submitted_at=submitted if self_done else None,
+                reviewer_id=manager.id,
+                kind="manager",
+                status="submitted" if mgr_done else "pending",
+                rating=2 + (i * 7) % 4 if mgr_done else None,
+                strengths=STRENGTHS[(i + 1) % 4] if mgr_done else "",
+                growth_areas=GROWTH[(i + 2) % 4] if mgr_done else "",
+                submitted_at=submitted + dt.timedelta(days=6) if mgr_done else None,
             )
-            manager = by_email.get(member.manager_email or "")
-            if manager is not None and manager.active:
-                mgr_done = done or (self_done and i % 4 == 1)
-                s.create(
-                    Review,
-                    cycle_id=cycle.id,
-                    reviewee_id=member.id,
-                    reviewer_id=manager.id,
-                    kind="manager",
-                    status="submitted" if mgr_done else "pending",
-                    rating=2 + (i * 7) % 4 if mgr_done else None,
-                    strengths=STRENGTHS[(i + 1) % 4] if mgr_done else "",
-                    growth_areas=GROWTH[(i + 2) % 4] if mgr_done else "",
-                    submitted_at=submitted + dt.timedelta(days=6) if mgr_done else None,
-                )
-            if i % 2 == 0:
-                for k in range(1 + i % 3):
-                    peer = people[(i + 5 + 3 * k) % len(people)]
-                    if cycle.id == probation.id and k:
-                        break
-                    if peer.id == member.id or peer.email == member.manager_email:
-                        continue
-                    peer_done = (done and cycle.id != probation.id) or k == 0
-                    s.create(
-                        Review,
-                        cycle_id=cycle.id,
-                        reviewee_id=member.id,
-                        reviewer_id=peer.id,
-                        kind="peer",
-                        status="submitted" if peer_done else "pending",
-                        rating=3 + (i + k) % 3 if peer_done else None,
-                        strengths=STRENGTHS[(i + k) % 4] if peer_done else "",
-                        submitted_at=submitted + dt.timedelta(days=2) if peer_done else None,
-                    )
+        if i % 2:
+            continue
+        for k in range(1 + i % 3):
+            peer = people[(i + 5 + 3 * k) % len(people)]
+            if probation and k:
+                break
+            if peer.id == member.id or peer.email == member.manager_email:
+                continue
+            peer_done = (done and not probation) or k == 0
+            s.create(
+                Review,
+                cycle_id=cycle.id,
+                reviewee_id=member.id,
+                reviewer_id=peer.id,
+                kind="peer",
+                status="submitted" if peer_done else "pending",
+                rating=3 + (i + k) % 3 if peer_done else None,
+                strengths=STRENGTHS[(i + k) % 4] if peer_done else "",
+                submitted_at=submitted + dt.timedelta(days=2) if peer_done else None,
+            )
+
+
+def _seed_feedback(s: SeedContext, people: Sequence[Person]) -> None:
+    """Thirty pieces of feedback between colleagues over the past month; every third is public praise."""
     for n in range(30):
         giver = people[(n * 7) % len(people)]
         receiver = people[(n * 11 + 3) % len(people)]
@@ -1007,13 +1044,18 @@ def seed(s: SeedContext) -> None:
             body=PRAISE[n % len(PRAISE)] if praise else f"Suggestion: {GROWTH[n % len(GROWTH)].lower()} next sprint.",
             praise=praise,
             visibility="public" if praise else ("private", "manager")[n % 2],
-            created_at=now - dt.timedelta(days=1 + n, hours=n % 7),
+            created_at=s.ago(days=1 + n, hours=n % 7),
         )
+
+
+def _seed_one_on_ones(s: SeedContext, people: Sequence[Person], by_email: dict[str, Person]) -> None:
+    """A completed 1:1 last week and one in the coming days between each active manager and report."""
+    today = s.now.date()
     for member in people:
         manager = by_email.get(member.manager_email or "")
         if manager is None or not manager.active:
             continue
-        past = dt.datetime.combine(today - dt.timedelta(days=5 + len(member.name) % 4), dt.time(14), tzinfo=dt.UTC)
+        past = utc_at(today - dt.timedelta(days=5 + len(member.name) % 4), 14)
         s.create(
             OneOnOne,
             manager_id=manager.id,
@@ -1023,7 +1065,7 @@ def seed(s: SeedContext) -> None:
             notes="Agreed on next steps for the quarter.",
             status="completed",
         )
-        soon = dt.datetime.combine(today + dt.timedelta(days=2 + len(member.name) % 5), dt.time(10), tzinfo=dt.UTC)
+        soon = utc_at(today + dt.timedelta(days=2 + len(member.name) % 5), 10)
         s.create(
             OneOnOne,
             manager_id=manager.id,

@@ -33,6 +33,9 @@ from compoworld.engine.types import (
     Phone,
     Text,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import iso_z, utc_at
 
 __all__ = ["service"]
 
@@ -54,6 +57,7 @@ ScorecardId = Annotated[str, IdOf("recruiting.scorecard")]
 OfferId = Annotated[str, IdOf("recruiting.offer")]
 Recommendation = Literal["definitely_not", "no", "yes", "strong_yes"]
 Source = Literal["careers_page", "referral", "linkedin", "agency", "event"]
+OfferStatus = Literal["sent", "accepted", "declined", "rescinded"]
 
 DEFAULT_STAGES: tuple[str, ...] = ("application_review", "phone_screen", "technical_interview", "onsite", "offer")
 
@@ -88,7 +92,7 @@ class Job(Record):
     """When the job last changed."""
 
 
-class Opening(Record):
+class Opening(Created):
     """One head-count slot of a job; hiring a candidate fills (closes) it."""
 
     id: OpeningId
@@ -102,8 +106,6 @@ class Opening(Record):
     """Why the opening closed."""
     hired_application_id: ApplicationId | None = None
     """The application that filled the opening."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the opening was created."""
 
 
 class Candidate(Record):
@@ -198,7 +200,7 @@ class Offer(Record):
     """Currency of the salary."""
     start_date: Date
     """Proposed start date."""
-    status: Literal["sent", "accepted", "declined", "rescinded"] = "sent"
+    status: OfferStatus = "sent"
     """Offer status; accepted, declined and rescinded offers are final."""
     created_at: Annotated[DateTime, CREATED]
     """When the offer was made."""
@@ -413,11 +415,6 @@ def _example_advance(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_active(ctx: Ctx) -> dict[str, Any] | None:
-    app = ctx.first(Application, status="active")
-    return None if app is None else {"application_id": app.id, "reason": "Position needs more experience"}
-
-
 def _example_scorecard(ctx: Ctx) -> dict[str, Any] | None:
     app = ctx.first(Application, status="active")
     if app is None:
@@ -531,7 +528,14 @@ def advance_application(ctx: Ctx, application_id: ApplicationId, to_stage: str |
     return ctx.update(app, stage=to_stage)
 
 
-@service.tool(intent="reject the candidate's application", write=True, destructive=True, example=_example_active)
+@service.tool(
+    intent="reject the candidate's application",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Application, "application_id", where={"status": "active"}, reason="Position needs more experience"
+    ),
+)
 def reject_application(ctx: Ctx, application_id: ApplicationId, reason: Text) -> Application:
     """Reject an active application, with a reason; open offers for it are rescinded.
 
@@ -638,11 +642,11 @@ def _example_schedule(ctx: Ctx) -> dict[str, Any] | None:
     if app is None:
         return None
     job = ctx.get(Job, app.job_id)
-    start = dt.datetime.combine(ctx.today() + dt.timedelta(days=21), dt.time(15, 0), tzinfo=dt.UTC)
+    start = utc_at(ctx.today() + dt.timedelta(days=21), 15)
     return {
         "application_id": app.id,
         "interviewer_email": job.hiring_manager_email,
-        "start": start.isoformat().replace("+00:00", "Z"),
+        "start": iso_z(start),
         "duration_minutes": 45,
     }
 
@@ -807,26 +811,46 @@ SALARY_BANDS: dict[str, tuple[int, int]] = {
 }
 
 
+JOBS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Engineering", ("Senior Software Engineer", "Site Reliability Engineer", "QA Engineer")),
+    ("Sales", ("Account Executive", "Sales Development Representative")),
+    ("Support", ("Support Specialist",)),
+    ("Finance", ("Accountant",)),
+    ("People", ("Recruiter",)),
+    ("Operations", ("Logistics Coordinator",)),
+    ("Marketing", ("Content Strategist", "Growth Analyst")),
+)
+"""The jobs seeded in each department."""
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Jobs across departments run by People recruiters, consumers as candidates, pipelines in every state."""
-    pop = s.population
-    staff = list(pop.employees)
-    recruiters = [p for p in staff if p.department == "People"] or staff
-    currency = pop.home.place.currency
-    jobs_made: list[Job] = []
+    jobs, open_slots = _seed_jobs(s)
+    candidates = _seed_candidates(s)
+    open_jobs = [j for j in jobs if j.status == "open"]
+    closed_jobs = [j for j in jobs if j.status == "closed"]
+    for i, cand in enumerate(candidates):
+        if i % 6 == 5:
+            continue  # sourced candidates who have not applied anywhere yet
+        pool = closed_jobs if closed_jobs and i % 9 == 8 else open_jobs
+        job = pool[i % len(pool)]
+        _seed_application(s, i, cand, job, open_slots.get(job.id, []))
+
+
+def _seed_jobs(s: SeedContext) -> tuple[list[Job], dict[str, list[Opening]]]:
+    """The jobs of :data:`JOBS`, most open, with two to four openings each.
+
+    Returns:
+        The jobs, and the open openings by job id.
+    """
+    recruiters = s.population.staff("People")
+    currency = s.population.home.place.currency
+    jobs: list[Job] = []
     open_slots: dict[str, list[Opening]] = {}
     n = 0
-    for dept, titles in (
-        ("Engineering", ("Senior Software Engineer", "Site Reliability Engineer", "QA Engineer")),
-        ("Sales", ("Account Executive", "Sales Development Representative")),
-        ("Support", ("Support Specialist",)),
-        ("Finance", ("Accountant",)),
-        ("People", ("Recruiter",)),
-        ("Operations", ("Logistics Coordinator",)),
-        ("Marketing", ("Content Strategist", "Growth Analyst")),
-    ):
-        managers = [p for p in staff if p.department == dept] or staff
+    for dept, titles in JOBS:
+        managers = s.population.staff(dept)
         lo, hi = SALARY_BANDS[dept]
         for title in titles:
             status = "open" if n % 6 not in (4, 5) else ("closed" if n % 6 == 4 else "draft")
@@ -843,7 +867,7 @@ def seed(s: SeedContext) -> None:
                 salary_max=hi * 100,
                 currency=currency,
             )
-            jobs_made.append(job)
+            jobs.append(job)
             for k in range(2 + n % 3):
                 slot = s.create(
                     Opening,
@@ -855,7 +879,13 @@ def seed(s: SeedContext) -> None:
                 if slot.status == "open":
                     open_slots.setdefault(job.id, []).append(slot)
             n += 1
-    cands = [
+    return jobs, open_slots
+
+
+def _seed_candidates(s: SeedContext) -> list[Candidate]:
+    """Two in three consumers (at least eight) as candidates."""
+    consumers = s.population.consumers
+    return [
         s.create(
             Candidate,
             first_name=p.first_name,
@@ -864,93 +894,96 @@ def seed(s: SeedContext) -> None:
             phone=p.phone,
             current_title=s.rng.choice(("Analyst", "Engineer", "Coordinator", "Consultant", "Specialist")),
         )
-        for p in pop.consumers[: max(8, len(pop.consumers) * 2 // 3)]
+        for p in consumers[: max(8, len(consumers) * 2 // 3)]
     ]
-    open_jobs = [j for j in jobs_made if j.status == "open"]
-    closed_jobs = [j for j in jobs_made if j.status == "closed"]
+
+
+def _seed_application(s: SeedContext, i: int, cand: Candidate, job: Job, open_slots: list[Opening]) -> None:
+    """The ``i``-th candidate's application to ``job``: rejected, hired into an open slot, or active at a stage.
+
+    A hire takes (and closes) the first of ``open_slots``; a job keeps one open
+    slot at least, else the candidate stays active.
+    """
     sources: tuple[Source, ...] = ("careers_page", "referral", "linkedin", "agency", "event")
-    for i, cand in enumerate(cands):
-        if i % 6 == 5:
-            continue  # sourced candidates who have not applied anywhere yet
-        pool = closed_jobs if closed_jobs and i % 9 == 8 else open_jobs
-        job = pool[i % len(pool)]
-        fate = i % 7
-        stage_i = min(len(job.stages) - 1, i % len(job.stages))
-        if fate == 0:
-            status = "rejected"
-        elif fate == 1 and len(open_slots.get(job.id, ())) > 1:
-            status = "hired"
-            stage_i = len(job.stages) - 1
-        else:
-            status = "active"
-            if stage_i == len(job.stages) - 1:
-                stage_i -= 1
-        app = s.create(
-            Application,
-            candidate_id=cand.id,
-            job_id=job.id,
+    fate = i % 7
+    stage_i = min(len(job.stages) - 1, i % len(job.stages))
+    if fate == 0:
+        status = "rejected"
+    elif fate == 1 and len(open_slots) > 1:
+        status = "hired"
+        stage_i = len(job.stages) - 1
+    else:
+        status = "active"
+        if stage_i == len(job.stages) - 1:
+            stage_i -= 1
+    app = s.create(
+        Application,
+        candidate_id=cand.id,
+        job_id=job.id,
+        stage=job.stages[stage_i],
+        status=status,
+        source=sources[i % len(sources)],
+        rejection_reason="Not enough relevant experience" if status == "rejected" else None,
+        applied_at=s.ago(days=5 + i % 40),
+        updated_at=s.ago(days=i % 5),
+    )
+    if status == "hired":
+        slot = open_slots.pop(0)
+        s.update(slot, status="closed", close_reason="hired", hired_application_id=app.id)
+    _seed_interviews(s, i, app, job, stage_i)
+    _seed_offer(s, i, app, job, stage_i)
+
+
+def _seed_interviews(s: SeedContext, i: int, app: Application, job: Job, stage_i: int) -> None:
+    """Past the first stage: an interview two days ago and the scorecard of the stage before; soon: another."""
+    if stage_i >= 1:
+        s.create(
+            Interview,
+            application_id=app.id,
+            interviewer_email=job.hiring_manager_email,
             stage=job.stages[stage_i],
-            status=status,
-            source=sources[i % len(sources)],
-            rejection_reason="Not enough relevant experience" if status == "rejected" else None,
-            applied_at=s.now - dt.timedelta(days=5 + i % 40),
-            updated_at=s.now - dt.timedelta(days=i % 5),
+            start=s.ago(days=2 + i % 4, hours=-(i % 6)),
+            end=s.ago(days=2 + i % 4, hours=-(i % 6) - 1),
+            status="completed",
         )
-        if status == "hired":
-            slot = open_slots[job.id].pop(0)
-            s.update(slot, status="closed", close_reason="hired", hired_application_id=app.id)
-        if stage_i >= 1:
-            s.create(
-                Interview,
-                application_id=app.id,
-                interviewer_email=job.hiring_manager_email,
-                stage=job.stages[stage_i],
-                start=s.now - dt.timedelta(days=2 + i % 4, hours=-(i % 6)),
-                end=s.now - dt.timedelta(days=2 + i % 4, hours=-(i % 6) - 1),
-                status="completed",
-            )
-            s.create(
-                Scorecard,
-                application_id=app.id,
-                interviewer_email=job.hiring_manager_email,
-                stage=job.stages[stage_i - 1],
-                overall_recommendation=("strong_yes", "yes", "no", "definitely_not")[i % 4]
-                if status != "hired"
-                else "strong_yes",
-                notes="Solid fundamentals." if i % 2 else "Needs more depth in the core area.",
-                submitted_at=s.now - dt.timedelta(days=1 + i % 3),
-            )
-        if status == "active" and i % 5 == 2:
-            s.create(
-                Interview,
-                application_id=app.id,
-                interviewer_email=job.recruiter_email,
-                stage=job.stages[stage_i],
-                start=s.now + dt.timedelta(days=1 + i % 9, hours=i % 7),
-                end=s.now + dt.timedelta(days=1 + i % 9, hours=i % 7, minutes=45),
-                meeting_link=f"https://meet.example.com/int-{app.id}",
-            )
-        mid = (job.salary_min + job.salary_max) // 2
-        start = s.now.date() + dt.timedelta(days=30)
-        if status == "hired":
-            s.create(
-                Offer,
-                application_id=app.id,
-                salary=mid,
-                currency=job.currency,
-                start_date=start,
-                status="accepted",
-            )
-        elif status == "active" and stage_i >= 1 and i % 2 == 1:
-            s.create(
-                Offer,
-                application_id=app.id,
-                salary=mid,
-                currency=job.currency,
-                start_date=start,
-                status=("sent", "declined", "sent")[i % 3],
-            )
-        elif status == "rejected" and stage_i >= 1:
-            s.create(
-                Offer, application_id=app.id, salary=mid, currency=job.currency, start_date=start, status="rescinded"
-            )
+        s.create(
+            Scorecard,
+            application_id=app.id,
+            interviewer_email=job.hiring_manager_email,
+            stage=job.stages[stage_i - 1],
+            overall_recommendation=("strong_yes", "yes", "no", "definitely_not")[i % 4]
+            if app.status != "hired"
+            else "strong_yes",
+            notes="Solid fundamentals." if i % 2 else "Needs more depth in the core area.",
+            submitted_at=s.ago(days=1 + i % 3),
+        )
+    if app.status == "active" and i % 5 == 2:
+        s.create(
+            Interview,
+            application_id=app.id,
+            interviewer_email=job.recruiter_email,
+            stage=job.stages[stage_i],
+            start=s.now + dt.timedelta(days=1 + i % 9, hours=i % 7),
+            end=s.now + dt.timedelta(days=1 + i % 9, hours=i % 7, minutes=45),
+            meeting_link=f"https://meet.example.com/int-{app.id}",
+        )
+
+
+def _seed_offer(s: SeedContext, i: int, app: Application, job: Job, stage_i: int) -> None:
+    """The offer at mid-band: accepted by a hire, out (or declined) for some, rescinded for the rejected."""
+    if app.status == "hired":
+        status: OfferStatus = "accepted"
+    elif app.status == "active" and stage_i >= 1 and i % 2 == 1:
+        status = ("sent", "declined", "sent")[i % 3]
+    elif app.status == "rejected" and stage_i >= 1:
+        status = "rescinded"
+    else:
+        return
+    s.create(
+        Offer,
+        application_id=app.id,
+        salary=(job.salary_min + job.salary_max) // 2,
+        currency=job.currency,
+        start_date=s.now.date() + dt.timedelta(days=30),
+        status=status,
+    )

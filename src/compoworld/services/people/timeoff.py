@@ -14,6 +14,8 @@ employee's approver decides, and leave already taken cannot be cancelled.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -24,6 +26,9 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import City, Country, Date, DateTime, Email, IdOf, PersonName, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
+from compoworld.world.org import department_of, org_chart
 
 __all__ = ["service"]
 
@@ -440,24 +445,8 @@ def _example_decide(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    for req in ctx.where(LeaveRequest, status="requested"):
-        return {"leave_request_id": req.id}
-    return None
-
-
 def _example_accrual(ctx: Ctx) -> dict[str, Any] | None:
     return {"month": ctx.today().strftime("%Y-%m")}
-
-
-def _example_employee(ctx: Ctx) -> dict[str, Any] | None:
-    emp = ctx.first(Employee, active=True)
-    return None if emp is None else {"employee_id": emp.id}
-
-
-def _example_adjust(ctx: Ctx) -> dict[str, Any] | None:
-    bal = ctx.first(Balance)
-    return None if bal is None else {"balance_id": bal.id, "days": 1.0, "reason": "Overtime compensation"}
 
 
 def _example_count(ctx: Ctx) -> dict[str, Any] | None:
@@ -629,7 +618,11 @@ def decline_request(ctx: Ctx, leave_request_id: RequestId, approver_email: Email
     return new
 
 
-@service.tool(intent="cancel the leave request", write=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the leave request",
+    write=True,
+    example=first_example(LeaveRequest, "leave_request_id", where={"status": "requested"}),
+)
 def cancel_request(ctx: Ctx, leave_request_id: RequestId) -> LeaveRequest:
     """Cancel a requested or approved leave that has not started; its days return to the balance.
 
@@ -654,7 +647,11 @@ def cancel_request(ctx: Ctx, leave_request_id: RequestId) -> LeaveRequest:
     return new
 
 
-@service.tool(intent="adjust the leave balance", write=True, example=_example_adjust)
+@service.tool(
+    intent="adjust the leave balance",
+    write=True,
+    example=first_example(Balance, "balance_id", days=1.0, reason="Overtime compensation"),
+)
 def adjust_balance(
     ctx: Ctx, balance_id: BalanceId, days: Annotated[float, Field(ge=-30, le=30, multiple_of=0.5)], reason: Text
 ) -> Balance:
@@ -736,7 +733,9 @@ class BalanceSummary(BaseModel):
     balances: list[BalanceLine] = Field(description="One line per leave type with a balance.")
 
 
-@service.tool(intent="see the employee's leave balances", example=_example_employee)
+@service.tool(
+    intent="see the employee's leave balances", example=first_example(Employee, "employee_id", where={"active": True})
+)
 def get_balance_summary(ctx: Ctx, employee_id: EmployeeId) -> BalanceSummary:
     """List an employee's balances with the days available, taken and requested.
 
@@ -858,159 +857,194 @@ COUNTRY_NAMES = {
     "AU": "Australia",
     "BR": "Brazil",
 }
-LEAD_WORDS = ("Manager", "Lead", "Controller")
+_NOTES = ("Family trip", "Moving house", "Wedding", "", "Long weekend", "Visiting parents")
+"""Notes on seeded leave requests, in turn."""
 
 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Holiday calendars, leave types, the home staff with approvers, balances accrued for Jan-Feb, requests."""
-    pop = s.population
-    rng = s.rng
-    today = s.now.date()
-    year = today.year
-    staff = list(pop.employees)
-    cals: dict[str, HolidayCalendar] = {}
-    hols: dict[str, set[dt.date]] = {}
-    for country in sorted({p.place.country for p in staff}):
+    calendars = _seed_holiday_calendars(s)
+    types = _seed_leave_types(s)
+    _seed_blackouts(s)
+    employees = _seed_employees(s, calendars)
+    _seed_accrual_runs(s, employees)
+    for i, emp in enumerate(employees):
+        _seed_leave(s, i, emp, types, calendars[emp.holiday_calendar_id][1])
+
+
+def _seed_holiday_calendars(s: SeedContext) -> dict[str, tuple[HolidayCalendar, set[dt.date]]]:
+    """A public holiday calendar for each country staff work in, with this year's holidays.
+
+    Returns:
+        Each calendar with its holidays, by calendar id.
+    """
+    year = s.now.year
+    calendars: dict[str, tuple[HolidayCalendar, set[dt.date]]] = {}
+    for country in sorted({p.place.country for p in s.population.employees}):
         cal = s.create(HolidayCalendar, name=f"{COUNTRY_NAMES.get(country, country)} public holidays", country=country)
-        cals[country] = cal
-        hols[cal.id] = set()
+        days: set[dt.date] = set()
         for md, name in HOLIDAYS.get(country, DEFAULT_HOLIDAYS):
             day = dt.date.fromisoformat(f"{year}-{md}")
             s.create(Holiday, calendar_id=cal.id, date=day, name=name)
-            hols[cal.id].add(day)
+            days.add(day)
+        calendars[cal.id] = (cal, days)
+    return calendars
+
+
+@dataclass(frozen=True, slots=True)
+class _LeaveTypes:
+    """The leave types staff have requested."""
+
+    vacation: LeaveType
+    sick: LeaveType
+    unpaid: LeaveType
+
+
+def _seed_leave_types(s: SeedContext) -> _LeaveTypes:
+    """Accruing vacation and sick leave, unpaid leave, and a retired sabbatical."""
     vacation = s.create(LeaveType, name="Vacation", accrual_days_per_month=2.0, max_carryover=5)
     sick = s.create(LeaveType, name="Sick leave", accrual_days_per_month=1.0, requires_approval=False)
     unpaid = s.create(LeaveType, name="Unpaid leave", tracks_balance=False, half_days_allowed=False)
     s.create(LeaveType, name="Sabbatical", tracks_balance=False, half_days_allowed=False, active=False)
-    s.create(
-        Blackout,
-        name="Quarter-end close",
-        start_date=dt.date(year, 3, 25),
-        end_date=dt.date(year, 3, 31),
-        department="Finance",
-    )
-    s.create(Blackout, name="Company summit", start_date=dt.date(year, 4, 14), end_date=dt.date(year, 4, 16))
+    return _LeaveTypes(vacation, sick, unpaid)
 
-    def dept_of(p: Any) -> str:
-        return str(p.department or "Operations")
 
-    # The same reporting lines as HR: department heads report to the longest-serving head.
-    heads: dict[str, Any] = {}
-    for name in sorted({dept_of(p) for p in staff}):
-        members = [p for p in staff if dept_of(p) == name]
-        members.sort(key=lambda p: (not any(w in p.job_title for w in LEAD_WORDS), p.hire_date, p.key))
-        heads[name] = members[0]
-    top = min(heads.values(), key=lambda p: (p.hire_date, p.key))
-    head_keys = {p.key for p in heads.values()}
-    people_ops = next((p for p in staff if dept_of(p) == "People" and p.key != top.key), None)
-    emps: list[Employee] = []
+def _quarter_end(year: int) -> tuple[dt.date, dt.date]:
+    """First and last day of Finance's quarter-end close, when Finance staff take no leave."""
+    return dt.date(year, 3, 25), dt.date(year, 3, 31)
+
+
+def _summit(year: int) -> tuple[dt.date, dt.date]:
+    """First and last day of the company summit, when nobody takes leave."""
+    return dt.date(year, 4, 14), dt.date(year, 4, 16)
+
+
+def _seed_blackouts(s: SeedContext) -> None:
+    close, summit = _quarter_end(s.now.year), _summit(s.now.year)
+    s.create(Blackout, name="Quarter-end close", start_date=close[0], end_date=close[1], department="Finance")
+    s.create(Blackout, name="Company summit", start_date=summit[0], end_date=summit[1])
+
+
+def _seed_employees(s: SeedContext, calendars: dict[str, tuple[HolidayCalendar, set[dt.date]]]) -> list[Employee]:
+    """The staff with HR's reporting lines as approvers; the top of the company is approved by People ops."""
+    staff = s.population.employees
+    chart = org_chart(staff)
+    people_ops = next((p for p in staff if department_of(p) == "People" and p.key != chart.top.key), None)
+    calendar_of = {cal.country: cal for cal, _ in calendars.values()}
+    employees: list[Employee] = []
     for i, p in enumerate(staff):
-        if p.key == top.key:
-            approver = people_ops.email if people_ops else None
-        elif p.key in head_keys:
-            approver = top.email
-        else:
-            approver = heads[dept_of(p)].email
-        emps.append(
+        manager = chart.manager_of(p) if p.key != chart.top.key else people_ops
+        employees.append(
             s.create(
                 Employee,
                 name=p.name,
                 email=p.email,
-                department=dept_of(p),
+                department=department_of(p),
                 office=p.place.city,
-                holiday_calendar_id=cals[p.place.country].id,
+                holiday_calendar_id=calendar_of[p.place.country].id,
                 working_days=[0, 1, 2, 3] if i % 9 == 4 else [0, 1, 2, 3, 4],
-                approver_email=approver,
+                approver_email=manager.email if manager else None,
                 active=i % 19 != 18,
             )
         )
-    months = today.month - 1  # January and February have been accrued
-    for m in range(1, months + 1):
+    return employees
+
+
+def _seed_accrual_runs(s: SeedContext, employees: Sequence[Employee]) -> None:
+    """The monthly accruals run so far this year (January and February by the seed date)."""
+    year = s.now.year
+    active = sum(e.active for e in employees)
+    for m in range(1, s.now.month):
         s.create(
             AccrualRun,
             month=f"{year}-{m:02d}",
-            employees=sum(e.active for e in emps),
-            days_added=3.0 * sum(e.active for e in emps),
+            employees=active,
+            days_added=3.0 * active,
             created_at=dt.datetime(year, m, 28, 2, 0, tzinfo=dt.UTC),
         )
-    notes = ("Family trip", "Moving house", "Wedding", "", "Long weekend", "Visiting parents")
-    for i, emp in enumerate(emps):
-        carried = float(min(5, i % 7)) if emp.active else 0.0
-        vac = {"carried": carried, "accrued": 2.0 * months, "taken": 0.0, "requested": 0.0}
-        sk = {"carried": 0.0, "accrued": 1.0 * months, "taken": 0.0, "requested": 0.0}
-        busy: list[tuple[dt.date, dt.date]] = []
 
-        def count(start: dt.date, end: dt.date, emp: Employee = emp) -> float:
-            return float(
-                sum(
-                    1
-                    for d in _dates(start, end)
-                    if d.weekday() in emp.working_days and d not in hols[emp.holiday_calendar_id]
-                )
-            )
 
-        plans: list[tuple[LeaveType, int, int, RequestStatus]] = []
-        if emp.active:
-            if i % 2 == 0:
-                plans.append((vacation, -40 + i % 20, 1 + i % 3, "approved"))
-            if i % 3 == 0:
-                plans.append((vacation, 10 + i % 30, 2 + i % 4, "requested"))
-            if i % 5 == 1:
-                plans.append((sick, -20 + i % 9, 1, "approved"))
-            if i % 7 == 2:
-                plans.append((vacation, 25 + i % 10, 1, "declined"))
-            if i % 11 == 3:
-                plans.append((unpaid, 45, 5, "requested"))
-            if i % 8 == 5:
-                plans.append((vacation, 30 + i % 12, 2, "cancelled"))
-        for ltype, offset, length, status in plans:
-            start = today + dt.timedelta(days=offset)
-            while start.weekday() not in emp.working_days or start in hols[emp.holiday_calendar_id]:
-                start += dt.timedelta(days=1)
-            end = start + dt.timedelta(days=length - 1)
-            days = count(start, end)
-            if days == 0 or any(a <= end and start <= b for a, b in busy):
+def _seed_leave(s: SeedContext, i: int, emp: Employee, types: _LeaveTypes, holidays: set[dt.date]) -> None:
+    """The ``i``-th employee's leave requests and their vacation and sick balances.
+
+    Requests that would overlap an earlier one, fall in a blackout or overdraw
+    the balance are left out.
+    """
+    today = s.now.date()
+    months = today.month - 1  # the months accrued so far
+    carried = float(min(5, i % 7)) if emp.active else 0.0
+    vac = {"carried": carried, "accrued": 2.0 * months, "taken": 0.0, "requested": 0.0}
+    sk = {"carried": 0.0, "accrued": 1.0 * months, "taken": 0.0, "requested": 0.0}
+    busy: list[tuple[dt.date, dt.date]] = []
+    close, summit = _quarter_end(today.year), _summit(today.year)
+    for ltype, offset, length, status in _leave_plans(i, emp, types):
+        start = today + dt.timedelta(days=offset)
+        while start.weekday() not in emp.working_days or start in holidays:
+            start += dt.timedelta(days=1)
+        end = start + dt.timedelta(days=length - 1)
+        days = float(sum(1 for d in _dates(start, end) if d.weekday() in emp.working_days and d not in holidays))
+        if days == 0 or any(a <= end and start <= b for a, b in busy):
+            continue
+        if emp.department == "Finance" and start <= close[1] and end >= close[0]:
+            continue
+        if summit[0] <= end and start <= summit[1]:
+            continue
+        bucket = vac if ltype.id == types.vacation.id else sk if ltype.id == types.sick.id else None
+        if bucket is not None and status in OPEN:
+            left = bucket["carried"] + bucket["accrued"] - bucket["taken"] - bucket["requested"]
+            if days > left:
                 continue
-            if emp.department == "Finance" and start <= dt.date(year, 3, 31) and end >= dt.date(year, 3, 25):
-                continue
-            if dt.date(year, 4, 14) <= end and start <= dt.date(year, 4, 16):
-                continue
-            bucket = vac if ltype.id == vacation.id else sk if ltype.id == sick.id else None
-            if bucket is not None and status in OPEN:
-                left = bucket["carried"] + bucket["accrued"] - bucket["taken"] - bucket["requested"]
-                if days > left:
-                    continue
-                bucket["taken" if status == "approved" else "requested"] += days
-            if status in OPEN:
-                busy.append((start, end))
-            decided = status in ("approved", "declined") and ltype.requires_approval
-            created = min(
-                dt.datetime.combine(start, dt.time(9), tzinfo=dt.UTC) - dt.timedelta(days=rng.randint(5, 25)),
-                s.now - dt.timedelta(hours=4 + i),
-            )
-            s.create(
-                LeaveRequest,
-                employee_id=emp.id,
-                leave_type_id=ltype.id,
-                start_date=start,
-                end_date=end,
-                days=days,
-                status=status,
-                note=notes[i % len(notes)] if ltype.id != sick.id else "",
-                decided_by=emp.approver_email if decided else None,
-                decision_note="Release week; please pick other dates" if status == "declined" else "",
-                created_at=created,
-                updated_at=created + dt.timedelta(hours=3 if decided or status == "cancelled" else 0),
-            )
-        for ltype, b in ((vacation, vac), (sick, sk)):
-            s.create(
-                Balance,
-                employee_id=emp.id,
-                leave_type_id=ltype.id,
-                carried_over=b["carried"],
-                accrued=b["accrued"] if emp.active else 0.0,
-                taken=b["taken"],
-                requested=b["requested"],
-                available=b["carried"] + (b["accrued"] if emp.active else 0.0) - b["taken"] - b["requested"],
-            )
+            bucket["taken" if status == "approved" else "requested"] += days
+        if status in OPEN:
+            busy.append((start, end))
+        decided = status in ("approved", "declined") and ltype.requires_approval
+        created = min(
+            utc_at(start, 9) - dt.timedelta(days=s.rng.randint(5, 25)),
+            s.ago(hours=4 + i),
+        )
+        s.create(
+            LeaveRequest,
+            employee_id=emp.id,
+            leave_type_id=ltype.id,
+            start_date=start,
+            end_date=end,
+            days=days,
+            status=status,
+            note=_NOTES[i % len(_NOTES)] if ltype.id != types.sick.id else "",
+            decided_by=emp.approver_email if decided else None,
+            decision_note="Release week; please pick other dates" if status == "declined" else "",
+            created_at=created,
+            updated_at=created + dt.timedelta(hours=3 if decided or status == "cancelled" else 0),
+        )
+    for ltype, b in ((types.vacation, vac), (types.sick, sk)):
+        s.create(
+            Balance,
+            employee_id=emp.id,
+            leave_type_id=ltype.id,
+            carried_over=b["carried"],
+            accrued=b["accrued"] if emp.active else 0.0,
+            taken=b["taken"],
+            requested=b["requested"],
+            available=b["carried"] + (b["accrued"] if emp.active else 0.0) - b["taken"] - b["requested"],
+        )
+
+
+def _leave_plans(i: int, emp: Employee, types: _LeaveTypes) -> list[tuple[LeaveType, int, int, RequestStatus]]:
+    """(leave type, days from today, length in days, status) of the requests the ``i``-th employee made."""
+    plans: list[tuple[LeaveType, int, int, RequestStatus]] = []
+    if not emp.active:
+        return plans
+    if i % 2 == 0:
+        plans.append((types.vacation, -40 + i % 20, 1 + i % 3, "approved"))
+    if i % 3 == 0:
+        plans.append((types.vacation, 10 + i % 30, 2 + i % 4, "requested"))
+    if i % 5 == 1:
+        plans.append((types.sick, -20 + i % 9, 1, "approved"))
+    if i % 7 == 2:
+        plans.append((types.vacation, 25 + i % 10, 1, "declined"))
+    if i % 11 == 3:
+        plans.append((types.unpaid, 45, 5, "requested"))
+    if i % 8 == 5:
+        plans.append((types.vacation, 30 + i % 12, 2, "cancelled"))
+    return plans

@@ -14,13 +14,14 @@ retraining course renews it; only the learner's manager waives an assignment.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
@@ -39,6 +40,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import add_months, utc_at
+from compoworld.world.org import OrgChart, department_of, is_lead, org_chart
 
 __all__ = ["service"]
 
@@ -188,12 +192,6 @@ class CertificationAward(Record):
 
 
 # -- rules ----------------------------------------------------------------------------------
-
-
-def _add_months(day: dt.date, months: int) -> dt.date:
-    m = day.month - 1 + months
-    year, month = day.year + m // 12, m % 12 + 1
-    return dt.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
 def _completed(ctx: Ctx, learner_id: str, course_id: str) -> bool:
@@ -412,11 +410,6 @@ def _example_waive(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_learner(ctx: Ctx) -> dict[str, Any] | None:
-    learner = ctx.first(Learner, active=True)
-    return None if learner is None else {"email": learner.email}
-
-
 @service.tool(intent="assign the course to the employees", write=True, example=_example_assign)
 def assign_course(
     ctx: Ctx,
@@ -544,7 +537,7 @@ def _grant(ctx: Ctx, learner_id: str, course_id: str) -> None:
         held = ctx.first(CertificationAward, learner_id=learner_id, certification_id=cert.id)
         if held is not None and held.status != "revoked":
             start = max(held.expires_on, today) if held.status == "active" else today
-            ctx.update(held, renewed_on=today, expires_on=_add_months(start, cert.validity_months), status="active")
+            ctx.update(held, renewed_on=today, expires_on=add_months(start, cert.validity_months), status="active")
     for path in ctx.scan(LearningPath):
         if path.certification_id is None or course_id not in path.course_ids:
             continue
@@ -552,7 +545,7 @@ def _grant(ctx: Ctx, learner_id: str, course_id: str) -> None:
             continue
         cert = ctx.get(Certification, path.certification_id)
         held = ctx.first(CertificationAward, learner_id=learner_id, certification_id=cert.id)
-        expires = _add_months(today, cert.validity_months)
+        expires = add_months(today, cert.validity_months)
         if held is None:
             ctx.create(
                 CertificationAward,
@@ -665,7 +658,10 @@ class Transcript(BaseModel):
     certifications: list[HeldCertification] = Field(description="Certifications held.")
 
 
-@service.tool(intent="get the employee's training transcript", example=_example_learner)
+@service.tool(
+    intent="get the employee's training transcript",
+    example=first_example(Learner, None, where={"active": True}, fields={"email": "email"}),
+)
 def learner_transcript(ctx: Ctx, email: Email) -> Transcript:
     """Show a learner's assignments (flagging overdue ones) and certifications, by work e-mail.
 
@@ -765,19 +761,61 @@ COURSES: tuple[tuple[str, Format, int, str | None, float | None, CourseStatus], 
     ("Python for Analysts", "e_learning", 300, "CodeCraft Online", None, "draft"),
     ("Legacy Code of Conduct", "document", 20, None, None, "retired"),
 )
-LEAD_WORDS = ("Manager", "Lead", "Controller")
 
 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The catalog, paths and certifications, the home staff, compliance assignments and awards."""
-    pop = s.population
-    rng = s.rng
-    today = s.now.date()
-    home = pop.home.name
-    course_of: dict[str, Course] = {}
+    courses = _seed_courses(s)
+    certs = _seed_certifications(s, courses)
+    paths = _seed_paths(s, courses, certs)
+    chart = org_chart(s.population.employees)
+    learners = _seed_learners(s, chart)
+    people_head = chart.heads.get("People", chart.top)
+    for i, (p, learner) in enumerate(zip(s.population.employees, learners, strict=True)):
+        if not learner.active:
+            continue
+        _seed_compliance(s, i, learner, courses, paths.compliance, certs.compliance, people_head.email)
+        if learner.department == "Operations":
+            _seed_warehouse_safety(s, i, learner, courses, paths.warehouse, certs.forklift, chart.heads["Operations"])
+        if is_lead(p) and learner.manager_email:
+            _seed_manager_essentials(s, i, learner, courses, paths.managers, learner.manager_email)
+        if learner.department == "Sales":
+            _seed_assignment(
+                s,
+                learner,
+                courses["Sales Fundamentals"],
+                None,
+                s.now.date() - dt.timedelta(days=60),
+                "completed" if i % 2 else "in_progress",
+                learner.manager_email or people_head.email,
+                78.0,
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class _Certs:
+    """The certifications staff are awarded."""
+
+    compliance: Certification
+    forklift: Certification
+
+
+@dataclass(frozen=True, slots=True)
+class _Paths:
+    """The learning paths staff are assigned."""
+
+    compliance: LearningPath
+    managers: LearningPath
+    warehouse: LearningPath
+
+
+def _seed_courses(s: SeedContext) -> dict[str, Course]:
+    """The course catalog, by title; Advanced Negotiation needs Sales Fundamentals first."""
+    home = s.population.home.name
+    courses: dict[str, Course] = {}
     for title, fmt, minutes, provider, passing, status in COURSES:
-        course_of[title] = s.create(
+        courses[title] = s.create(
             Course,
             title=title,
             format=fmt,
@@ -786,173 +824,194 @@ def seed(s: SeedContext) -> None:
             passing_score=passing,
             status=status,
         )
-    s.update(course_of["Advanced Negotiation"], prerequisite_id=course_of["Sales Fundamentals"].id)
-    compliance_cert = s.create(
-        Certification,
-        name="Annual Compliance Certified",
-        validity_months=12,
-        renewal_course_id=course_of["Information Security Awareness"].id,
+    courses["Advanced Negotiation"] = s.update(
+        courses["Advanced Negotiation"], prerequisite_id=courses["Sales Fundamentals"].id
     )
-    forklift_cert = s.create(
-        Certification,
-        name="Forklift Operator",
-        validity_months=24,
-        renewal_course_id=course_of["Forklift Safety Refresher"].id,
+    return courses
+
+
+def _seed_certifications(s: SeedContext, courses: dict[str, Course]) -> _Certs:
+    """The yearly compliance certification and the two-year forklift licence."""
+    return _Certs(
+        compliance=s.create(
+            Certification,
+            name="Annual Compliance Certified",
+            validity_months=12,
+            renewal_course_id=courses["Information Security Awareness"].id,
+        ),
+        forklift=s.create(
+            Certification,
+            name="Forklift Operator",
+            validity_months=24,
+            renewal_course_id=courses["Forklift Safety Refresher"].id,
+        ),
     )
+
+
+def _seed_paths(s: SeedContext, courses: dict[str, Course], certs: _Certs) -> _Paths:
+    """The compliance, manager, warehouse safety and sales paths; return those assigned to staff."""
     compliance = s.create(
         LearningPath,
         name="New Hire Compliance",
         course_ids=[
-            course_of[t].id for t in ("Information Security Awareness", "Respect at Work", "Data Protection Essentials")
+            courses[t].id for t in ("Information Security Awareness", "Respect at Work", "Data Protection Essentials")
         ],
-        certification_id=compliance_cert.id,
+        certification_id=certs.compliance.id,
     )
-    managers_path = s.create(
+    managers = s.create(
         LearningPath,
         name="Manager Essentials",
-        course_ids=[course_of["Running Effective One-on-Ones"].id, course_of["Giving Feedback"].id],
+        course_ids=[courses["Running Effective One-on-Ones"].id, courses["Giving Feedback"].id],
     )
     warehouse = s.create(
         LearningPath,
         name="Warehouse Safety",
-        course_ids=[course_of["First Aid Basics"].id, course_of["Forklift Safety"].id],
+        course_ids=[courses["First Aid Basics"].id, courses["Forklift Safety"].id],
         sequential=True,
-        certification_id=forklift_cert.id,
+        certification_id=certs.forklift.id,
     )
     s.create(
         LearningPath,
         name="Sales Excellence",
-        course_ids=[course_of["Sales Fundamentals"].id, course_of["Advanced Negotiation"].id],
+        course_ids=[courses["Sales Fundamentals"].id, courses["Advanced Negotiation"].id],
         sequential=True,
     )
-    staff = list(pop.employees)
+    return _Paths(compliance=compliance, managers=managers, warehouse=warehouse)
 
-    def dept_of(p: Any) -> str:
-        return str(p.department or "Operations")
 
-    heads: dict[str, Any] = {}
-    for name in sorted({dept_of(p) for p in staff}):
-        members = [p for p in staff if dept_of(p) == name]
-        members.sort(key=lambda p: (not any(w in p.job_title for w in LEAD_WORDS), p.hire_date, p.key))
-        heads[name] = members[0]
-    top = min(heads.values(), key=lambda p: (p.hire_date, p.key))
-    head_keys = {p.key for p in heads.values()}
-    people_head = heads.get("People", top)
-    learners: list[tuple[Any, Learner]] = []
-    for i, p in enumerate(staff):
-        manager = None if p.key == top.key else top.email if p.key in head_keys else heads[dept_of(p)].email
+def _seed_learners(s: SeedContext, chart: OrgChart) -> list[Learner]:
+    """Every employee with their manager, in population order."""
+    learners: list[Learner] = []
+    for i, p in enumerate(s.population.employees):
+        manager = chart.manager_of(p)
         learners.append(
-            (
-                p,
-                s.create(
-                    Learner,
-                    name=p.name,
-                    email=p.email,
-                    department=dept_of(p),
-                    job_title=p.job_title,
-                    manager_email=manager,
-                    active=i % 17 != 16,
-                ),
-            )
-        )
-
-    def assign(
-        learner: Learner,
-        course: Course,
-        path: LearningPath | None,
-        due: dt.date,
-        status: AssignmentStatus,
-        by: str,
-        score: float | None = None,
-    ) -> None:
-        done = status == "completed"
-        created = dt.datetime.combine(due - dt.timedelta(days=30), dt.time(9), tzinfo=dt.UTC)
-        s.create(
-            Assignment,
-            learner_id=learner.id,
-            course_id=course.id,
-            path_id=path.id if path else None,
-            assigned_by=by,
-            due_date=due,
-            status=status,
-            progress=100 if done else 40.0 if status == "in_progress" else 0,
-            attempts=1 if done and course.passing_score else 0,
-            score=score if done and course.passing_score else None,
-            completed_on=min(due - dt.timedelta(days=rng.randint(0, 20)), today) if done else None,
-            created_at=min(created, s.now - dt.timedelta(days=1)),
-            updated_at=min(created + dt.timedelta(days=10), s.now - dt.timedelta(hours=1)),
-        )
-
-    for i, (p, learner) in enumerate(learners):
-        if not learner.active:
-            continue
-        by = people_head.email
-        # Compliance: a yearly cycle; most finished, some in progress, some overdue.
-        cycle = i % 6
-        due = today - dt.timedelta(days=60 + 10 * (i % 30)) if cycle < 4 else today + dt.timedelta(days=10 + i % 20)
-        if cycle == 5:
-            due = today - dt.timedelta(days=5 + i % 10)  # overdue
-        statuses: list[AssignmentStatus]
-        if cycle < 4:
-            statuses = ["completed"] * 3
-        elif cycle == 4:
-            statuses = ["completed", "in_progress", "not_started"]
-        else:
-            statuses = ["completed", "not_started", "not_started"]
-        for cid, st in zip(compliance.course_ids, statuses, strict=True):
-            c = next(x for x in course_of.values() if x.id == cid)
-            assign(learner, c, compliance, due, st, by, score=float(rng.choice((82, 88, 91, 95, 100))))
-        if all(st == "completed" for st in statuses):
-            issued = due - dt.timedelta(days=20)
-            expires = _add_months(issued, 12)
-            # Some awards lapsed a while ago and were never renewed.
-            lapsed = i % 13 == 12
-            if lapsed:
-                issued = issued - dt.timedelta(days=365)
-                expires = _add_months(issued, 12)
             s.create(
-                CertificationAward,
-                learner_id=learner.id,
-                certification_id=compliance_cert.id,
-                issued_on=issued,
-                expires_on=expires,
-                status="active" if expires >= today else "expired",
+                Learner,
+                name=p.name,
+                email=p.email,
+                department=department_of(p),
+                job_title=p.job_title,
+                manager_email=manager.email if manager else None,
+                active=i % 17 != 16,
             )
-        if learner.department == "Operations":
-            st_a: AssignmentStatus = "completed"
-            st_b: AssignmentStatus = "completed" if i % 3 else "not_started"
-            wdue = today - dt.timedelta(days=300) if st_b == "completed" else today + dt.timedelta(days=25)
-            assign(learner, course_of["First Aid Basics"], warehouse, wdue, st_a, heads["Operations"].email)
-            assign(learner, course_of["Forklift Safety"], warehouse, wdue, st_b, heads["Operations"].email, 90.0)
-            if st_b == "completed":
-                issued = wdue - dt.timedelta(days=10)
-                s.create(
-                    CertificationAward,
-                    learner_id=learner.id,
-                    certification_id=forklift_cert.id,
-                    issued_on=issued - dt.timedelta(days=365),
-                    renewed_on=None,
-                    expires_on=_add_months(issued - dt.timedelta(days=365), 24),
-                    status="active" if _add_months(issued - dt.timedelta(days=365), 24) >= today else "expired",
-                )
-        if any(w in p.job_title for w in LEAD_WORDS) and learner.manager_email:
-            mdue = today + dt.timedelta(days=20 + i % 15)
-            assign(
-                learner,
-                course_of["Running Effective One-on-Ones"],
-                managers_path,
-                mdue,
-                "completed" if i % 2 else "in_progress",
-                learner.manager_email,
-            )
-            assign(learner, course_of["Giving Feedback"], managers_path, mdue, "not_started", learner.manager_email)
-        if learner.department == "Sales":
-            assign(
-                learner,
-                course_of["Sales Fundamentals"],
-                None,
-                today - dt.timedelta(days=60),
-                "completed" if i % 2 else "in_progress",
-                learner.manager_email or by,
-                78.0,
-            )
+        )
+    return learners
+
+
+def _seed_assignment(
+    s: SeedContext,
+    learner: Learner,
+    course: Course,
+    path: LearningPath | None,
+    due: dt.date,
+    status: AssignmentStatus,
+    by: str,
+    score: float | None = None,
+) -> None:
+    """A course assigned 30 days before it is due; a completed graded course keeps ``score``."""
+    done = status == "completed"
+    created = utc_at(due - dt.timedelta(days=30), 9)
+    s.create(
+        Assignment,
+        learner_id=learner.id,
+        course_id=course.id,
+        path_id=path.id if path else None,
+        assigned_by=by,
+        due_date=due,
+        status=status,
+        progress=100 if done else 40.0 if status == "in_progress" else 0,
+        attempts=1 if done and course.passing_score else 0,
+        score=score if done and course.passing_score else None,
+        completed_on=min(due - dt.timedelta(days=s.rng.randint(0, 20)), s.now.date()) if done else None,
+        created_at=min(created, s.ago(days=1)),
+        updated_at=min(created + dt.timedelta(days=10), s.ago(hours=1)),
+    )
+
+
+def _seed_compliance(
+    s: SeedContext,
+    i: int,
+    learner: Learner,
+    courses: dict[str, Course],
+    path: LearningPath,
+    cert: Certification,
+    by: str,
+) -> None:
+    """The yearly compliance path: most finished it (and hold the certification), some are in progress or overdue."""
+    today = s.now.date()
+    cycle = i % 6
+    due = today - dt.timedelta(days=60 + 10 * (i % 30)) if cycle < 4 else today + dt.timedelta(days=10 + i % 20)
+    if cycle == 5:
+        due = today - dt.timedelta(days=5 + i % 10)  # overdue
+    statuses: list[AssignmentStatus]
+    if cycle < 4:
+        statuses = ["completed"] * 3
+    elif cycle == 4:
+        statuses = ["completed", "in_progress", "not_started"]
+    else:
+        statuses = ["completed", "not_started", "not_started"]
+    by_id = {c.id: c for c in courses.values()}
+    for cid, st in zip(path.course_ids, statuses, strict=True):
+        _seed_assignment(s, learner, by_id[cid], path, due, st, by, score=float(s.rng.choice((82, 88, 91, 95, 100))))
+    if any(st != "completed" for st in statuses):
+        return
+    issued = due - dt.timedelta(days=20)
+    if i % 13 == 12:  # some awards lapsed a while ago and were never renewed
+        issued = issued - dt.timedelta(days=365)
+    expires = add_months(issued, 12)
+    s.create(
+        CertificationAward,
+        learner_id=learner.id,
+        certification_id=cert.id,
+        issued_on=issued,
+        expires_on=expires,
+        status="active" if expires >= today else "expired",
+    )
+
+
+def _seed_warehouse_safety(
+    s: SeedContext,
+    i: int,
+    learner: Learner,
+    courses: dict[str, Course],
+    path: LearningPath,
+    cert: Certification,
+    head: Person,
+) -> None:
+    """Operations staff take first aid, then forklift safety; two in three passed it and hold a forklift licence."""
+    today = s.now.date()
+    st_a: AssignmentStatus = "completed"
+    st_b: AssignmentStatus = "completed" if i % 3 else "not_started"
+    due = today - dt.timedelta(days=300) if st_b == "completed" else today + dt.timedelta(days=25)
+    _seed_assignment(s, learner, courses["First Aid Basics"], path, due, st_a, head.email)
+    _seed_assignment(s, learner, courses["Forklift Safety"], path, due, st_b, head.email, 90.0)
+    if st_b != "completed":
+        return
+    issued = due - dt.timedelta(days=10) - dt.timedelta(days=365)
+    expires = add_months(issued, 24)
+    s.create(
+        CertificationAward,
+        learner_id=learner.id,
+        certification_id=cert.id,
+        issued_on=issued,
+        renewed_on=None,
+        expires_on=expires,
+        status="active" if expires >= today else "expired",
+    )
+
+
+def _seed_manager_essentials(
+    s: SeedContext, i: int, learner: Learner, courses: dict[str, Course], path: LearningPath, manager_email: str
+) -> None:
+    """A lead's manager path, assigned by their manager; half have started."""
+    due = s.now.date() + dt.timedelta(days=20 + i % 15)
+    _seed_assignment(
+        s,
+        learner,
+        courses["Running Effective One-on-Ones"],
+        path,
+        due,
+        "completed" if i % 2 else "in_progress",
+        manager_email,
+    )
+    _seed_assignment(s, learner, courses["Giving Feedback"], path, due, "not_started", manager_email)

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Place
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
@@ -43,6 +44,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.places._shared import world_place
 from compoworld.world.population import PLACES
 
 __all__ = ["service"]
@@ -248,8 +251,6 @@ class VehicleLocation(Record):
 
 # -- rules -------------------------------------------------------------------------------------
 
-_PLACES = {p.city.casefold(): p for p in PLACES}
-
 
 def _due(s: MaintenanceSchedule, v: Vehicle, today: dt.date) -> tuple[int | None, int | None]:
     """(km left, days left) before the service is due; negative when overdue."""
@@ -264,7 +265,7 @@ def _overdue(s: MaintenanceSchedule, v: Vehicle, today: dt.date) -> bool:
 
 
 def _locate(ctx: Ctx, vehicle_id: str, city: str, speed: int = 0) -> None:
-    place = _PLACES.get(city.casefold())
+    place = world_place(city)
     lat, lon = (place.latitude, place.longitude) if place else (0.0, 0.0)
     ctx.create(
         VehicleLocation, vehicle_id=vehicle_id, latitude=lat, longitude=lon, city=city, speed_kmh=speed,
@@ -447,21 +448,14 @@ def _example_fuel(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_open_wo(ctx: Ctx) -> dict[str, Any] | None:
-    for v in ctx.where(Vehicle, status="active"):
-        if ctx.first(Trip, vehicle_id=v.id, status="in_progress") is None:
-            return {"vehicle_id": v.id, "description": "Replace wiper blades", "vendor": "Granite Manufacturing"}
-    return None
-
-
-def _example_complete_wo(ctx: Ctx) -> dict[str, Any] | None:
-    wo = ctx.first(WorkOrder, status="open")
-    return None if wo is None else {"work_order_id": wo.id, "cost": 24_000, "invoice_number": "WS-88121"}
-
-
-def _example_vehicle(ctx: Ctx) -> dict[str, Any] | None:
-    v = ctx.first(Vehicle)
-    return None if v is None else {"vehicle_id": v.id}
+_example_open_wo = first_example(
+    Vehicle,
+    "vehicle_id",
+    where={"status": "active"},
+    match=lambda ctx, v: ctx.first(Trip, vehicle_id=v.id, status="in_progress") is None,
+    description="Replace wiper blades",
+    vendor="Granite Manufacturing",
+)
 
 
 # -- trips -------------------------------------------------------------------------------------
@@ -667,7 +661,11 @@ def open_work_order(
     )
 
 
-@service.tool(intent="close the work order with the vendor's invoice", write=True, example=_example_complete_wo)
+@service.tool(
+    intent="close the work order with the vendor's invoice",
+    write=True,
+    example=first_example(WorkOrder, "work_order_id", where={"status": "open"}, cost=24_000, invoice_number="WS-88121"),
+)
 def complete_work_order(ctx: Ctx, work_order_id: WorkOrderId, cost: Cents, invoice_number: InvoiceNumber) -> WorkOrder:
     """Complete an open work order with its cost and invoice; the vehicle returns to service and its schedule resets.
 
@@ -759,7 +757,7 @@ class Whereabouts(BaseModel):
     odometer_km: Km = Field(description="Odometer.")
 
 
-@service.tool(intent="find where the vehicle is", example=_example_vehicle)
+@service.tool(intent="find where the vehicle is", example=first_example(Vehicle, "vehicle_id"))
 def vehicle_location(ctx: Ctx, vehicle_id: VehicleId) -> Whereabouts:
     """Show a vehicle's last GPS fix, and its trip and driver if it is on the road.
 
@@ -803,52 +801,64 @@ VIN_CHARS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
 @service.seeder
 def seed(s: SeedContext) -> None:
     """The home company's vehicles and its operations staff as drivers, schedules, shop visits, trips and fuel."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    today = now.date()
-    day = dt.timedelta(days=1)
-    home = pop.home.place
-    ops = [p for p in pop.employees if p.department in ("Operations", "Sales", "Support")]
-    workshops = [c.name for c in pop.customers if c.industry in ("manufacturing", "logistics", "hardware")] or [
-        c.name for c in pop.customers[:3]
-    ]
-    drivers_made: list[Driver] = []
-    for i, p in enumerate(ops[:10]):
-        drivers_made.append(
-            s.create(
-                Driver,
-                name=p.name,
-                email=p.email,
-                phone=p.phone,
-                license_number=f"{p.place.country}-{rng.randint(10_000_000, 99_999_999)}",
-                license_expires=today - 20 * day if i == 3 else today + (200 + 90 * i) * day,
-                driving_minutes_today=HOS_LIMIT if i == 5 else (0, 95, 240)[i % 3],
-                duty_status="on_duty" if i % 2 else "off_duty",
-                home_terminal=home.city,
-            )
+    home = s.population.home.place
+    drivers = _seed_drivers(s, home)
+    vehicles = _seed_vehicles(s, home, drivers)
+    _seed_schedules_and_locations(s, home, vehicles)
+    _seed_work_orders(s, home, vehicles)
+    _seed_trips(s, home, vehicles, drivers)
+    _seed_fuel_logs(s, home, vehicles, drivers)
+
+
+def _seed_drivers(s: SeedContext, home: Place) -> list[Driver]:
+    """Up to ten operations, sales and support staff; one with an expired license, one out of driving time."""
+    today, day = s.now.date(), dt.timedelta(days=1)
+    ops = s.population.staff("Operations", "Sales", "Support", fallback=0)
+    return [
+        s.create(
+            Driver,
+            name=p.name,
+            email=p.email,
+            phone=p.phone,
+            license_number=f"{p.place.country}-{s.rng.randint(10_000_000, 99_999_999)}",
+            license_expires=today - 20 * day if i == 3 else today + (200 + 90 * i) * day,
+            driving_minutes_today=HOS_LIMIT if i == 5 else (0, 95, 240)[i % 3],
+            duty_status="on_duty" if i % 2 else "off_duty",
+            home_terminal=home.city,
         )
-    vehicles_made: list[Vehicle] = []
+        for i, p in enumerate(ops[:10])
+    ]
+
+
+def _seed_vehicles(s: SeedContext, home: Place, drivers: list[Driver]) -> list[Vehicle]:
+    """Ten vehicles at the home terminal, the first eight assigned a driver and the last retired."""
+    vehicles: list[Vehicle] = []
     for k in range(10):
         kind, make, model, fuel, tank = MODELS[k % len(MODELS)]
-        vehicles_made.append(
+        vehicles.append(
             s.create(
                 Vehicle,
                 name=f"{kind} {k + 1:02d}",
-                vin="".join(rng.choice(VIN_CHARS) for _ in range(17)),
-                license_plate=f"{home.country}-{rng.randint(1000, 9999)}-{chr(65 + k)}",
+                vin="".join(s.rng.choice(VIN_CHARS) for _ in range(17)),
+                license_plate=f"{home.country}-{s.rng.randint(1000, 9999)}-{chr(65 + k)}",
                 make=make,
                 vehicle_model=model,
                 year=2016 + k % 8,
                 fuel_type=fuel,
                 tank_capacity_liters=tank,
-                odometer_km=rng.randint(20_000, 240_000),
+                odometer_km=s.rng.randint(20_000, 240_000),
                 home_terminal=home.city,
                 status="retired" if k == 9 else "active",
-                assigned_driver_id=drivers_made[k % len(drivers_made)].id if drivers_made and k < 8 else None,
+                assigned_driver_id=drivers[k % len(drivers)].id if drivers and k < 8 else None,
             )
         )
-    for k, v in enumerate(vehicles_made):
+    return vehicles
+
+
+def _seed_schedules_and_locations(s: SeedContext, home: Place, vehicles: list[Vehicle]) -> None:
+    """Each vehicle's maintenance plans (Truck 03's inspection and Van 05's oil change overdue) and last position."""
+    today, day = s.now.date(), dt.timedelta(days=1)
+    for k, v in enumerate(vehicles):
         plans: list[tuple[ServiceKind, int | None, int | None]] = [
             ("oil_change", 15_000, 365),
             ("annual_inspection", None, 365),
@@ -877,11 +887,19 @@ def seed(s: SeedContext) -> None:
             latitude=round(home.latitude + (k - 5) * 0.004, 4),
             longitude=round(home.longitude + (k - 5) * 0.004, 4),
             city=home.city,
-            recorded_at=now - dt.timedelta(hours=2 + k),
+            recorded_at=s.now - dt.timedelta(hours=2 + k),
         )
-    # Van 06 (index 5) is in the shop with an open work order; past work orders are invoiced.
-    for k, v in enumerate(vehicles_made[:6]):
-        opened = now - (40 - 5 * k) * day
+
+
+def _seed_work_orders(s: SeedContext, home: Place, vehicles: list[Vehicle]) -> None:
+    """Invoiced past shop visits of the first five vehicles; Van 06 is in the shop now (updated in ``vehicles``)."""
+    customers = s.population.customers
+    workshops = [c.name for c in customers if c.industry in ("manufacturing", "logistics", "hardware")] or [
+        c.name for c in customers[:3]
+    ]
+    day = dt.timedelta(days=1)
+    for k, v in enumerate(vehicles[:6]):
+        opened = s.now - (40 - 5 * k) * day
         open_now = k == 5
         s.create(
             WorkOrder,
@@ -896,7 +914,7 @@ def seed(s: SeedContext) -> None:
             )[k],
             vendor=workshops[k % len(workshops)],
             status="open" if open_now else "completed",
-            cost=None if open_now else rng.randint(120, 1400) * 100,
+            cost=None if open_now else s.rng.randint(120, 1400) * 100,
             currency=home.currency,
             invoice_number=None if open_now else f"WS-{70_000 + 37 * k}",
             odometer_km=v.odometer_km - 500 * (6 - k),
@@ -904,13 +922,17 @@ def seed(s: SeedContext) -> None:
             completed_at=None if open_now else opened + 2 * day,
         )
         if open_now:
-            vehicles_made[k] = s.update(v, status="in_shop")
-    # Completed trips, and two under way now.
+            vehicles[k] = s.update(v, status="in_shop")
+
+
+def _seed_trips(s: SeedContext, home: Place, vehicles: list[Vehicle], drivers: list[Driver]) -> None:
+    """Fourteen completed trips and two under way now (their drivers are updated in ``drivers``)."""
+    now = s.now
     for t in range(14):
-        v = vehicles_made[t % 5]
-        d = drivers_made[t % len(drivers_made)]
+        v = vehicles[t % 5]
+        d = drivers[t % len(drivers)]
         start = now - (t + 1) * dt.timedelta(hours=7)
-        dist = rng.randint(15, 320)
+        dist = s.rng.randint(15, 320)
         dest = PLACES[(t * 3) % len(PLACES)].city if dist > 200 else home.city
         s.create(
             Trip,
@@ -928,9 +950,9 @@ def seed(s: SeedContext) -> None:
             ended_at=start + dt.timedelta(hours=2 + dist // 80),
         )
     for t, (vi, di) in enumerate(((0, 1), (6, 6))):
-        if vi >= len(vehicles_made) or di >= len(drivers_made):
+        if vi >= len(vehicles) or di >= len(drivers):
             continue
-        v, d = vehicles_made[vi], drivers_made[di]
+        v, d = vehicles[vi], drivers[di]
         s.create(
             Trip,
             vehicle_id=v.id,
@@ -941,21 +963,26 @@ def seed(s: SeedContext) -> None:
             purpose="Morning delivery round",
             started_at=now - dt.timedelta(minutes=50 + 20 * t),
         )
-        drivers_made[di] = s.update(d, duty_status="driving")
+        drivers[di] = s.update(d, duty_status="driving")
+
+
+def _seed_fuel_logs(s: SeedContext, home: Place, vehicles: list[Vehicle], drivers: list[Driver]) -> None:
+    """A fill a day for the combustion vehicles among the first six."""
+    day = dt.timedelta(days=1)
     for f in range(12):
-        v = vehicles_made[f % 6]
+        v = vehicles[f % 6]
         if v.fuel_type == "electric":
             continue
         liters = round(min(v.tank_capacity_liters, 30 + 7 * f) * 1.0, 1)
         s.create(
             FuelLog,
             vehicle_id=v.id,
-            driver_id=drivers_made[f % len(drivers_made)].id,
+            driver_id=drivers[f % len(drivers)].id,
             liters=liters,
             cost=int(liters * 185),
             currency=home.currency,
             odometer_km=v.odometer_km - 120 * (f + 1),
             station=STATIONS[f % 3],
             city=home.city,
-            filled_at=now - (f + 1) * day,
+            filled_at=s.now - (f + 1) * day,
         )

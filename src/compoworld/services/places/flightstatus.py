@@ -20,7 +20,6 @@ only made for a flight that exists and operates on the date, and each alert even
 from __future__ import annotations
 
 import datetime as dt
-import math
 import random
 import re
 from dataclasses import dataclass
@@ -49,7 +48,8 @@ from compoworld.engine.types import (
     Text,
     Timezone,
 )
-from compoworld.services.places.maps import CITIES
+from compoworld.services.kit.examples import fixed_example
+from compoworld.world.geo import CITIES, haversine_km
 
 __all__ = ["service"]
 
@@ -205,9 +205,8 @@ EVERY_DAY = (0, 1, 2, 3, 4, 5, 6)
 
 
 def _km(a: Airport, b: Airport) -> int:
-    la1, lo1, la2, lo2 = map(math.radians, (a.latitude, a.longitude, b.latitude, b.longitude))
-    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
-    return round(2 * 6371 * math.asin(math.sqrt(h)))
+    # The schedule was drawn with a 6371 km Earth; rounded, every airport pair is as it was.
+    return round(haversine_km(a.latitude, a.longitude, b.latitude, b.longitude, radius_km=6371.0))
 
 
 def _aircraft(km: int, rng: random.Random) -> str:
@@ -534,8 +533,7 @@ def _board(ctx: Ctx, airport: Airport, day: dt.date, arrivals: bool, limit: int)
     )
 
 
-def _example_airport(ctx: Ctx) -> dict[str, Any]:
-    return {"airport": "LHR"}
+_example_airport = fixed_example(airport="LHR")
 
 
 @service.tool(intent="see the departures board of the airport", open_world=True, example=_example_airport)
@@ -664,11 +662,7 @@ class AirlineInfo(BaseModel):
     flights: list[TimetableEntry] = Field(description="Its flights by number.")
 
 
-def _example_airline(ctx: Ctx) -> dict[str, Any]:
-    return {"airline": "LH"}
-
-
-@service.tool(intent="look up the airline and its flights", open_world=True, example=_example_airline)
+@service.tool(intent="look up the airline and its flights", open_world=True, example=fixed_example(airline="LH"))
 def airline_info(ctx: Ctx, airline: Annotated[str, StringConstraints(min_length=2, max_length=60)]) -> AirlineInfo:
     """Get an airline (by IATA/ICAO code or name) with its hubs and timetable.
 

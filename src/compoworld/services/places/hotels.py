@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Place
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service
@@ -42,6 +43,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.places._shared import local_address, local_phone
 
 __all__ = ["service"]
 
@@ -453,11 +456,9 @@ def _example_availability(ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
-def _example_upcoming(ctx: Ctx) -> dict[str, Any] | None:
-    for b in ctx.where(Booking, status="confirmed"):
-        if b.check_in > ctx.today():
-            return {"booking_id": b.id}
-    return None
+_example_upcoming = first_example(
+    Booking, "booking_id", where={"status": "confirmed"}, match=lambda ctx, b: b.check_in > ctx.today()
+)
 
 
 def _example_modify(ctx: Ctx) -> dict[str, Any] | None:
@@ -467,21 +468,12 @@ def _example_modify(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_check_in(ctx: Ctx) -> dict[str, Any] | None:
-    b = ctx.first(Booking, status="confirmed", check_in=ctx.today())
-    return None if b is None else {"booking_id": b.id}
-
-
-def _example_check_out(ctx: Ctx) -> dict[str, Any] | None:
-    b = ctx.first(Booking, status="checked_in")
-    return None if b is None else {"booking_id": b.id}
-
-
-def _example_no_show(ctx: Ctx) -> dict[str, Any] | None:
-    for b in ctx.where(Booking, status="confirmed"):
-        if b.check_in < ctx.today():
-            return {"booking_id": b.id}
-    return None
+_example_check_in = first_example(
+    Booking, "booking_id", where={"status": "confirmed"}, match=lambda ctx, b: b.check_in == ctx.today()
+)
+_example_no_show = first_example(
+    Booking, "booking_id", where={"status": "confirmed"}, match=lambda ctx, b: b.check_in < ctx.today()
+)
 
 
 def _example_occupancy(ctx: Ctx) -> dict[str, Any] | None:
@@ -689,7 +681,11 @@ def check_in_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     return ctx.update(b, status="checked_in")
 
 
-@service.tool(intent="check the guest out", write=True, example=_example_check_out)
+@service.tool(
+    intent="check the guest out",
+    write=True,
+    example=first_example(Booking, "booking_id", where={"status": "checked_in"}),
+)
 def check_out_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     """Check a checked-in guest out.
 
@@ -800,21 +796,22 @@ ROOMS: tuple[tuple[str, int, int, str, int], ...] = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Hotels in the home city and its partners' cities, rate plans, and guests' stays past, present and future."""
+    props, plans_of = _seed_properties(s)
+    _seed_bookings(s, props, plans_of)
+
+
+_Bookable = tuple[RoomType, RatePlan, Property]
+
+
+def _seed_properties(s: SeedContext) -> tuple[list[Property], dict[str, list[_Bookable]]]:
+    """One hotel per entry of ``HOTELS`` in the home and customers' cities, each with its rooms and rate plans."""
     pop = s.population
     rng = s.rng
-    now = s.now
-    today = now.date()
-    day = dt.timedelta(days=1)
-    cities = [pop.home.place] + [c.place for c in pop.customers]
-    seen: list[str] = []
-    chosen = []
-    for place in cities:
-        if place.city not in seen:
-            seen.append(place.city)
+    chosen: list[Place] = []
+    for place in [pop.home.place] + [c.place for c in pop.customers]:
+        if place.city not in [p.city for p in chosen]:
             chosen.append(place)
-    # Price level per currency, in minor units per cent of a dollar (yen have no minor unit).
-    base = {"SEK": 10.0, "JPY": 1.5, "BRL": 5.0}
-    plans_of: dict[str, list[tuple[RoomType, RatePlan, Property]]] = {}
+    plans_of: dict[str, list[_Bookable]] = {}
     props: list[Property] = []
     for k, (name, stars, tax) in enumerate(HOTELS):
         place = chosen[k % len(chosen)]
@@ -822,63 +819,77 @@ def seed(s: SeedContext) -> None:
         prop = s.create(
             Property,
             name=f"{name} {place.city}",
-            address=PostalAddress(
-                street=f"{rng.randint(1, 300)} {('Harbor Road', 'Station Road', 'Park Avenue')[k % 3]}",
-                city=place.city,
-                postal_code=f"{place.postal_prefix}{rng.randint(100, 999)}",
-                country=place.country,
-            ),
+            address=local_address(rng, place, ("Harbor Road", "Station Road", "Park Avenue")[k % 3], 300),
             star_rating=stars,
             currency=place.currency,
             contact_email=f"reservations@{slug}.example.com",
-            phone=place.phone_prefix + "".join(str(rng.randint(0, 9)) for _ in range(7)),
+            phone=local_phone(rng, place),
             city_tax_percent=tax,
         )
         props.append(prop)
-        factor = base.get(place.currency, 1.0) * (60 + 25 * stars)
-        for j, (room_name, occ, units, bed, pct) in enumerate(ROOMS):
-            room = s.create(
-                RoomType, property_id=prop.id, name=room_name, max_occupancy=occ, units=units + k % 2, bed_type=bed
-            )
-            nightly = int(factor * pct)
-            flex = s.create(
+        plans_of[prop.id] = _seed_rooms(s, k, prop, stars)
+    return props, plans_of
+
+
+def _seed_rooms(s: SeedContext, k: int, prop: Property, stars: int) -> list[_Bookable]:
+    """The room types of the ``k``-th hotel with their rate plans; returns the bookable flexible and saver plans."""
+    day = dt.timedelta(days=1)
+    # Price level per currency, in minor units per cent of a dollar (yen have no minor unit).
+    base = {"SEK": 10.0, "JPY": 1.5, "BRL": 5.0}
+    factor = base.get(prop.currency, 1.0) * (60 + 25 * stars)
+    bookable: list[_Bookable] = []
+    for j, (room_name, occ, units, bed, pct) in enumerate(ROOMS):
+        room = s.create(
+            RoomType, property_id=prop.id, name=room_name, max_occupancy=occ, units=units + k % 2, bed_type=bed
+        )
+        nightly = int(factor * pct)
+        flex = s.create(
+            RatePlan,
+            property_id=prop.id,
+            room_type_id=room.id,
+            name="Flexible",
+            nightly_rate=nightly,
+            refundable=True,
+            free_cancellation_days=(1, 2, 3)[k % 3],
+        )
+        saver = s.create(
+            RatePlan,
+            property_id=prop.id,
+            room_type_id=room.id,
+            name="Non-refundable saver",
+            nightly_rate=nightly * 85 // 100,
+            refundable=False,
+            free_cancellation_days=0,
+            min_stay_nights=2 if j == 2 else 1,
+        )
+        if j == 0:
+            s.create(
                 RatePlan,
                 property_id=prop.id,
                 room_type_id=room.id,
-                name="Flexible",
-                nightly_rate=nightly,
-                refundable=True,
-                free_cancellation_days=(1, 2, 3)[k % 3],
+                name="Bed & breakfast",
+                nightly_rate=nightly + int(factor * 20),
+                meal_plan="breakfast",
+                active=k % 3 != 2,
             )
-            saver = s.create(
-                RatePlan,
-                property_id=prop.id,
+        bookable.extend([(room, flex, prop), (room, saver, prop)])
+        if k == 1 and j == 1:
+            s.create(
+                Closure,
                 room_type_id=room.id,
-                name="Non-refundable saver",
-                nightly_rate=nightly * 85 // 100,
-                refundable=False,
-                free_cancellation_days=0,
-                min_stay_nights=2 if j == 2 else 1,
+                start_date=s.now.date() + 10 * day,
+                end_date=s.now.date() + 14 * day,
+                reason="Floor renovation",
             )
-            if j == 0:
-                s.create(
-                    RatePlan,
-                    property_id=prop.id,
-                    room_type_id=room.id,
-                    name="Bed & breakfast",
-                    nightly_rate=nightly + int(factor * 20),
-                    meal_plan="breakfast",
-                    active=k % 3 != 2,
-                )
-            plans_of.setdefault(prop.id, []).extend([(room, flex, prop), (room, saver, prop)])
-            if k == 1 and j == 1:
-                s.create(
-                    Closure,
-                    room_type_id=room.id,
-                    start_date=today + 10 * day,
-                    end_date=today + 14 * day,
-                    reason="Floor renovation",
-                )
+    return bookable
+
+
+def _seed_bookings(s: SeedContext, props: list[Property], plans_of: dict[str, list[_Bookable]]) -> None:
+    """Stays of staff and consumers, past, present and future, never overbooking a room type."""
+    pop = s.population
+    now = s.now
+    today = now.date()
+    day = dt.timedelta(days=1)
     guests = list(pop.employees[:16]) + list(pop.consumers[:24])
     sold: dict[tuple[str, dt.date], int] = {}
     #  (arrival offset, nights, status)

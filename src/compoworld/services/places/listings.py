@@ -43,6 +43,8 @@ from compoworld.engine.types import (
     Text,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import utc_at
 from compoworld.world.population import PLACES
 
 __all__ = ["service"]
@@ -514,14 +516,7 @@ def _example_countered(ctx: Ctx) -> dict[str, Any] | None:
     return None if offer is None else {"offer_id": offer.id, "accept": True}
 
 
-def _example_close(ctx: Ctx) -> dict[str, Any] | None:
-    listing = ctx.first(Listing, status="pending")
-    return None if listing is None else {"listing_id": listing.id}
-
-
-def _example_market(ctx: Ctx) -> dict[str, Any] | None:
-    listing = ctx.first(Listing, status="active")
-    return None if listing is None else {"city": listing.city}
+_example_market = first_example(Listing, where={"status": "active"}, fields={"city": "city"})
 
 
 # -- domain tools ----------------------------------------------------------------------------------
@@ -805,7 +800,11 @@ def respond_to_counter(ctx: Ctx, offer_id: OfferId, accept: bool) -> Offer:
     return _put_under_contract(ctx, offer, offer.counter_amount)
 
 
-@service.tool(intent="close the sale of the home", write=True, example=_example_close)
+@service.tool(
+    intent="close the sale of the home",
+    write=True,
+    example=first_example(Listing, "listing_id", where={"status": "pending"}),
+)
 def close_sale(ctx: Ctx, listing_id: ListingId) -> Listing:
     """Close a listing under contract: it becomes sold at the accepted price and the buyer becomes the owner.
 
@@ -917,9 +916,44 @@ REMARKS = (
 )
 
 
+_LISTING_PLAN: tuple[ListingStatus, ...] = (
+    "active",
+    "active",
+    "pending",
+    "active",
+    "sold",
+    "active",
+    "coming_soon",
+    "active",
+    "withdrawn",
+    "active",
+    "sold",
+    "pending",
+    "active",
+    "expired",
+    "active",
+    "sold",
+    "active",
+    "active",
+    "pending",
+    "active",
+    "coming_soon",
+    "active",
+)
+"""The status of the listing of each of the first homes."""
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Agents of a few brokerages, consumers' homes, listings in every status with showings and offers."""
+    agents = _seed_agents(s)
+    consumers = list(s.population.consumers)
+    props = _seed_properties(s, consumers[:32])
+    _seed_listings(s, props, [a for a in agents if a.active], consumers[32:])
+
+
+def _seed_agents(s: SeedContext) -> list[Agent]:
+    """The people of up to five brokerages (consulting firms first); every seventh is inactive."""
     pop = s.population
     customers = list(pop.customers)
     brokerages = [c for c in customers if c.industry == "consulting"][:3]
@@ -927,27 +961,25 @@ def seed(s: SeedContext) -> None:
     agent_people: list[tuple[Person, Company]] = []
     for company in brokerages:
         agent_people.extend((p, company) for p in pop.people_at(company))
-    agent_recs: list[Agent] = []
-    for i, (p, brokerage) in enumerate(agent_people):
-        agent_recs.append(
-            s.create(
-                Agent,
-                name=p.name,
-                email=p.email,
-                phone=p.phone,
-                brokerage=brokerage.name,
-                office_address=brokerage.address,
-                license_number=f"{p.place.country}-RE-{100000 + i * 7919 % 900000:06d}",
-                city=p.place.city,
-                country=p.place.country,
-                active=i % 7 != 3,
-            )
+    return [
+        s.create(
+            Agent,
+            name=p.name,
+            email=p.email,
+            phone=p.phone,
+            brokerage=brokerage.name,
+            office_address=brokerage.address,
+            license_number=f"{p.place.country}-RE-{100000 + i * 7919 % 900000:06d}",
+            city=p.place.city,
+            country=p.place.country,
+            active=i % 7 != 3,
         )
-    active_agents = [a for a in agent_recs if a.active]
-    today = s.now.date()
-    consumers = list(pop.consumers)
-    owners = consumers[:32]
-    buyers = consumers[32:]
+        for i, (p, brokerage) in enumerate(agent_people)
+    ]
+
+
+def _seed_properties(s: SeedContext, owners: list[Person]) -> list[Property]:
+    """Each owner's home at their address."""
     types: tuple[PropertyType, ...] = ("single_family", "condo", "townhouse", "single_family", "multi_family")
     props: list[Property] = []
     for i, owner in enumerate(owners):
@@ -967,133 +999,141 @@ def seed(s: SeedContext) -> None:
                 owner_email=owner.email,
             )
         )
-    plan: tuple[ListingStatus, ...] = (
-        "active",
-        "active",
-        "pending",
-        "active",
-        "sold",
-        "active",
-        "coming_soon",
-        "active",
-        "withdrawn",
-        "active",
-        "sold",
-        "pending",
-        "active",
-        "expired",
-        "active",
-        "sold",
-        "active",
-        "active",
-        "pending",
-        "active",
-        "coming_soon",
-        "active",
-    )
+    return props
+
+
+def _seed_listings(s: SeedContext, props: list[Property], agents: list[Agent], buyers: list[Person]) -> None:
+    """A listing per entry of ``_LISTING_PLAN``; active, pending and sold ones with their showings and offers."""
     buyer_i = 0
     slot = 0  # upcoming showings get distinct two-hour slots, so none overlap
-    for i, status in enumerate(plan):
+    for i, status in enumerate(_LISTING_PLAN):
         prop = props[i]
-        country, city = prop.address.country, prop.address.city
-        local = [a for a in active_agents if a.country == country] or active_agents
+        local = [a for a in agents if a.country == prop.address.country] or agents
         agent = local[i % len(local)]
-        others = [a for a in active_agents if a.id != agent.id]
-        cur = CURRENCY_OF.get(country, "USD")
-        minor = MINOR.get(cur, 100)
-        per = PER_SQFT.get(city, 400)
-        price = (prop.living_area_sqft * per * s.rng.randint(90, 115) // 100) // 1000 * 1000 * minor
-        if status == "coming_soon":
-            listed = today + dt.timedelta(days=3 + i % 5)
-        elif status == "expired":
-            listed = today - dt.timedelta(days=200)
-        else:
-            listed = today - dt.timedelta(days=5 + (i * 11) % 80)
-        if status == "sold":
-            listed = today - dt.timedelta(days=60 + i)
-        expires = listed + dt.timedelta(days=180) if status != "expired" else today - dt.timedelta(days=20)
-        reduced = status in ("active", "sold") and i % 4 == 1
-        listing = s.create(
-            Listing,
-            property_id=prop.id,
-            address=prop.address,
-            city=city,
-            property_type=prop.property_type,
-            listing_agent_id=agent.id,
-            list_price=price * 96 // 100 // minor * minor if reduced else price,
-            original_price=price,
-            currency=cur,
-            status=status,
-            listed_on=listed,
-            expires_on=expires,
-            description=REMARKS[i % len(REMARKS)],
-            url="https://www.hearthline.com/homes/new",
-            price_changes=1 if reduced else 0,
-        )
-        listing = s.update(listing, url=_listing_url(listing.mls_number))
+        others = [a for a in agents if a.id != agent.id]
+        listing = _seed_listing(s, i, status, prop, agent)
         if status not in ("active", "pending", "sold"):
             continue
-        # Showings: past ones completed, upcoming ones scheduled (active listings only).
-        for k in range(1 + i % 3):
-            buyer = buyers[(buyer_i + k) % len(buyers)]
-            past = status != "active" or k == 0
-            if past:
-                day, hour = listed + dt.timedelta(days=2 + k), 10 + 2 * k + i % 3
-            else:
-                day, hour = today + dt.timedelta(days=1 + slot // 4), 9 + 2 * (slot % 4)
-                slot += 1
-            start = dt.datetime(day.year, day.month, day.day, hour, 0, tzinfo=dt.UTC)
-            s.create(
-                Showing,
-                listing_id=listing.id,
-                buyer_agent_id=others[(i + k) % len(others)].id,
+        slot = _seed_showings(s, i, listing, others, [buyers[(buyer_i + k) % len(buyers)] for k in range(3)], slot)
+        buyer_i = _seed_offers(s, i, listing, prop, others, buyers, buyer_i)
+
+
+def _seed_listing(s: SeedContext, i: int, status: ListingStatus, prop: Property, agent: Agent) -> Listing:
+    """The ``i``-th listing, priced from the city's price per square foot; some active and sold ones reduced."""
+    today = s.now.date()
+    country, city = prop.address.country, prop.address.city
+    cur = CURRENCY_OF.get(country, "USD")
+    minor = MINOR.get(cur, 100)
+    per = PER_SQFT.get(city, 400)
+    price = (prop.living_area_sqft * per * s.rng.randint(90, 115) // 100) // 1000 * 1000 * minor
+    if status == "coming_soon":
+        listed = today + dt.timedelta(days=3 + i % 5)
+    elif status == "expired":
+        listed = today - dt.timedelta(days=200)
+    else:
+        listed = today - dt.timedelta(days=5 + (i * 11) % 80)
+    if status == "sold":
+        listed = today - dt.timedelta(days=60 + i)
+    expires = listed + dt.timedelta(days=180) if status != "expired" else today - dt.timedelta(days=20)
+    reduced = status in ("active", "sold") and i % 4 == 1
+    listing = s.create(
+        Listing,
+        property_id=prop.id,
+        address=prop.address,
+        city=city,
+        property_type=prop.property_type,
+        listing_agent_id=agent.id,
+        list_price=price * 96 // 100 // minor * minor if reduced else price,
+        original_price=price,
+        currency=cur,
+        status=status,
+        listed_on=listed,
+        expires_on=expires,
+        description=REMARKS[i % len(REMARKS)],
+        url="https://www.hearthline.com/homes/new",
+        price_changes=1 if reduced else 0,
+    )
+    return s.update(listing, url=_listing_url(listing.mls_number))
+
+
+def _seed_showings(
+    s: SeedContext, i: int, listing: Listing, others: list[Agent], buyers: list[Person], slot: int
+) -> int:
+    """Showings of the ``i``-th listing: past ones completed, upcoming ones scheduled; returns the next free slot."""
+    today = s.now.date()
+    for k in range(1 + i % 3):
+        buyer = buyers[k]
+        past = listing.status != "active" or k == 0
+        if past:
+            day, hour = listing.listed_on + dt.timedelta(days=2 + k), 10 + 2 * k + i % 3
+        else:
+            day, hour = today + dt.timedelta(days=1 + slot // 4), 9 + 2 * (slot % 4)
+            slot += 1
+        start = utc_at(day, hour)
+        s.create(
+            Showing,
+            listing_id=listing.id,
+            buyer_agent_id=others[(i + k) % len(others)].id,
+            buyer_name=buyer.name,
+            buyer_email=buyer.email,
+            start=start,
+            end=start + dt.timedelta(minutes=45),
+            status="completed" if past else "scheduled",
+            created_at=s.now - dt.timedelta(days=3 + k),
+        )
+    return slot
+
+
+def _seed_offers(
+    s: SeedContext, i: int, listing: Listing, prop: Property, others: list[Agent], buyers: list[Person], buyer_i: int
+) -> int:
+    """Offers on the ``i``-th listing: the winner of a pending or sold one, open ones on some active ones.
+
+    Returns:
+        The index of the next buyer to make an offer.
+    """
+    today = s.now.date()
+    status = listing.status
+    minor = MINOR.get(listing.currency, 100)
+    n_offers = {"active": i % 3, "pending": 2, "sold": 1}[status]
+    for k in range(n_offers):
+        buyer = buyers[buyer_i % len(buyers)]
+        buyer_i += 1
+        won = status in ("pending", "sold") and k == 0
+        amount = listing.list_price * (97 + k + i % 4) // 100 // minor * minor
+        created = s.now - dt.timedelta(days=(30 if status == "sold" else 2 + k), hours=i)
+        if won:
+            offer_status: OfferStatus = "accepted"
+        elif status == "active":
+            offer_status = "countered" if k == 1 else "submitted"
+        else:
+            offer_status = "rejected"
+        cash = (i + k) % 4 == 0
+        s.create(
+            Offer,
+            listing_id=listing.id,
+            buyer_name=buyer.name,
+            buyer_email=buyer.email,
+            buyer_agent_id=others[(i + k + 1) % len(others)].id,
+            amount=amount,
+            currency=listing.currency,
+            earnest_money=amount // 50 // minor * minor,
+            financing="cash" if cash else ("conventional", "fha", "va")[(i + k) % 3],
+            contingencies=["inspection"] if cash else ["appraisal", "financing", "inspection"],
+            closing_date=today + dt.timedelta(days=30 + i),
+            status=offer_status,
+            counter_amount=listing.list_price if offer_status == "countered" else None,
+            expires_at=s.now + dt.timedelta(hours=24 + 6 * k) if offer_status in OPEN_OFFER else created,
+            decided_at=created + dt.timedelta(hours=20) if offer_status not in OPEN_OFFER else None,
+            created_at=created,
+        )
+        if won and status == "sold":
+            s.update(
+                listing,
+                sold_price=amount,
+                sold_on=today - dt.timedelta(days=5 + i % 20),
                 buyer_name=buyer.name,
                 buyer_email=buyer.email,
-                start=start,
-                end=start + dt.timedelta(minutes=45),
-                status="completed" if past else "scheduled",
-                created_at=s.now - dt.timedelta(days=3 + k),
             )
-        # Offers: the winner of a pending or sold listing, open offers on some active ones.
-        n_offers = {"active": i % 3, "pending": 2, "sold": 1}[status]
-        for k in range(n_offers):
-            buyer = buyers[buyer_i % len(buyers)]
-            buyer_i += 1
-            won = status in ("pending", "sold") and k == 0
-            amount = listing.list_price * (97 + k + i % 4) // 100 // minor * minor
-            created = s.now - dt.timedelta(days=(30 if status == "sold" else 2 + k), hours=i)
-            if won:
-                offer_status: OfferStatus = "accepted"
-            elif status == "active":
-                offer_status = "countered" if k == 1 else "submitted"
-            else:
-                offer_status = "rejected"
-            cash = (i + k) % 4 == 0
-            s.create(
-                Offer,
-                listing_id=listing.id,
-                buyer_name=buyer.name,
-                buyer_email=buyer.email,
-                buyer_agent_id=others[(i + k + 1) % len(others)].id,
-                amount=amount,
-                currency=cur,
-                earnest_money=amount // 50 // minor * minor,
-                financing="cash" if cash else ("conventional", "fha", "va")[(i + k) % 3],
-                contingencies=["inspection"] if cash else ["appraisal", "financing", "inspection"],
-                closing_date=today + dt.timedelta(days=30 + i),
-                status=offer_status,
-                counter_amount=listing.list_price if offer_status == "countered" else None,
-                expires_at=s.now + dt.timedelta(hours=24 + 6 * k) if offer_status in OPEN_OFFER else created,
-                decided_at=created + dt.timedelta(hours=20) if offer_status not in OPEN_OFFER else None,
-                created_at=created,
-            )
-            if won and status == "sold":
-                sold_on = today - dt.timedelta(days=5 + i % 20)
-                s.update(
-                    listing,
-                    sold_price=amount,
-                    sold_on=sold_on,
-                    buyer_name=buyer.name,
-                    buyer_email=buyer.email,
-                )
-                s.update(prop, owner_name=buyer.name, owner_email=buyer.email)
+            s.update(prop, owner_name=buyer.name, owner_email=buyer.email)
+    return buyer_i

@@ -26,7 +26,6 @@ import datetime as dt
 import math
 import random
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Literal
@@ -55,7 +54,17 @@ from compoworld.engine.types import (
     Timezone,
     Url,
 )
-from compoworld.world.population import LAST_NAMES, PLACES, STREETS
+from compoworld.services.kit.text import fold
+from compoworld.world.geo import (
+    CITIES,
+    COUNTRY_CURRENCY,
+    COUNTRY_NAMES,
+    CityRef,
+    country_name,
+    haversine_m,
+    nearest_city,
+)
+from compoworld.world.population import LAST_NAMES, STREETS
 
 __all__ = ["service"]
 
@@ -91,78 +100,13 @@ PlaceType = Literal[
 LocationType = Literal["ROOFTOP", "RANGE_INTERPOLATED", "GEOMETRIC_CENTER", "APPROXIMATE"]
 Units = Literal["metric", "imperial"]
 
-EARTH_RADIUS_M = 6_371_008.8
 STREET_SPREAD_DEG = 0.03
 """Largest offset of a street address from its city's centre, in degrees of latitude."""
 MAX_RESULTS = 60
 PAGE_SIZE = 20
 
-# -- the map: cities of the world and of the open world ---------------------------------------
+# -- the map: its cities and countries are the world's (compoworld.world.geo); what only maps needs --
 
-
-@dataclass(frozen=True, slots=True)
-class CityRef:
-    """A city on the map."""
-
-    city: str
-    country: str
-    latitude: float
-    longitude: float
-    timezone: str
-    postal_prefix: str
-    phone_prefix: str
-    currency: str
-    world: bool
-    """True for the population's cities (where the world's people and companies are)."""
-
-
-COUNTRY_NAMES: dict[str, str] = {
-    "AE": "United Arab Emirates",
-    "AR": "Argentina",
-    "AT": "Austria",
-    "AU": "Australia",
-    "BE": "Belgium",
-    "BR": "Brazil",
-    "CA": "Canada",
-    "CH": "Switzerland",
-    "CL": "Chile",
-    "CN": "China",
-    "CO": "Colombia",
-    "CZ": "Czechia",
-    "DE": "Germany",
-    "DK": "Denmark",
-    "EG": "Egypt",
-    "ES": "Spain",
-    "FI": "Finland",
-    "FR": "France",
-    "GB": "United Kingdom",
-    "GR": "Greece",
-    "HK": "Hong Kong",
-    "ID": "Indonesia",
-    "IE": "Ireland",
-    "IN": "India",
-    "IS": "Iceland",
-    "IT": "Italy",
-    "JP": "Japan",
-    "KE": "Kenya",
-    "KR": "South Korea",
-    "MX": "Mexico",
-    "NG": "Nigeria",
-    "NL": "Netherlands",
-    "NO": "Norway",
-    "NZ": "New Zealand",
-    "PE": "Peru",
-    "PH": "Philippines",
-    "PL": "Poland",
-    "PT": "Portugal",
-    "RU": "Russia",
-    "SE": "Sweden",
-    "SG": "Singapore",
-    "TH": "Thailand",
-    "TR": "Turkey",
-    "US": "United States",
-    "ZA": "South Africa",
-}
 _COUNTRY_ALIASES = {
     "usa": "US",
     "u.s.": "US",
@@ -248,174 +192,6 @@ _COUNTRY_BOXES: dict[str, tuple[float, float, float, float]] = {
     "US": (30.0, 47.5, -122.0, -72.0),
     "ZA": (-34.0, -23.0, 18.0, 32.0),
 }
-_COUNTRY_CURRENCY = {
-    "AE": "AED",
-    "AR": "ARS",
-    "AT": "EUR",
-    "AU": "AUD",
-    "BE": "EUR",
-    "BR": "BRL",
-    "CA": "CAD",
-    "CH": "CHF",
-    "CL": "CLP",
-    "CN": "CNY",
-    "CO": "COP",
-    "CZ": "CZK",
-    "DE": "EUR",
-    "DK": "DKK",
-    "EG": "EGP",
-    "ES": "EUR",
-    "FI": "EUR",
-    "FR": "EUR",
-    "GB": "GBP",
-    "GR": "EUR",
-    "HK": "HKD",
-    "ID": "IDR",
-    "IE": "EUR",
-    "IN": "INR",
-    "IS": "ISK",
-    "IT": "EUR",
-    "JP": "JPY",
-    "KE": "KES",
-    "KR": "KRW",
-    "MX": "MXN",
-    "NG": "NGN",
-    "NL": "EUR",
-    "NO": "NOK",
-    "NZ": "NZD",
-    "PE": "PEN",
-    "PH": "PHP",
-    "PL": "PLN",
-    "PT": "EUR",
-    "RU": "RUB",
-    "SE": "SEK",
-    "SG": "SGD",
-    "TH": "THB",
-    "TR": "TRY",
-    "US": "USD",
-    "ZA": "ZAR",
-}
-_CALLING_CODES = {
-    "AE": "+971",
-    "AR": "+54",
-    "AT": "+43",
-    "AU": "+61",
-    "BE": "+32",
-    "BR": "+55",
-    "CA": "+1",
-    "CH": "+41",
-    "CL": "+56",
-    "CN": "+86",
-    "CO": "+57",
-    "CZ": "+420",
-    "DE": "+49",
-    "DK": "+45",
-    "EG": "+20",
-    "ES": "+34",
-    "FI": "+358",
-    "FR": "+33",
-    "GB": "+44",
-    "GR": "+30",
-    "HK": "+852",
-    "ID": "+62",
-    "IE": "+353",
-    "IN": "+91",
-    "IS": "+354",
-    "IT": "+39",
-    "JP": "+81",
-    "KE": "+254",
-    "KR": "+82",
-    "MX": "+52",
-    "NG": "+234",
-    "NL": "+31",
-    "NO": "+47",
-    "NZ": "+64",
-    "PE": "+51",
-    "PH": "+63",
-    "PL": "+48",
-    "PT": "+351",
-    "RU": "+7",
-    "SE": "+46",
-    "SG": "+65",
-    "TH": "+66",
-    "TR": "+90",
-    "US": "+1",
-    "ZA": "+27",
-}
-
-# Real cities the population does not live in: the open world around it.
-_OPEN_WORLD_CITIES: tuple[tuple[str, str, float, float, str, str], ...] = (
-    ("Hamburg", "DE", 53.551, 9.993, "Europe/Berlin", "20"),
-    ("Frankfurt", "DE", 50.11, 8.682, "Europe/Berlin", "60"),
-    ("Cologne", "DE", 50.938, 6.96, "Europe/Berlin", "50"),
-    ("Marseille", "FR", 43.296, 5.37, "Europe/Paris", "13"),
-    ("Barcelona", "ES", 41.385, 2.173, "Europe/Madrid", "08"),
-    ("Rome", "IT", 41.903, 12.496, "Europe/Rome", "00"),
-    ("Rotterdam", "NL", 51.924, 4.478, "Europe/Amsterdam", "30"),
-    ("Gothenburg", "SE", 57.709, 11.975, "Europe/Stockholm", "41"),
-    ("Edinburgh", "GB", 55.953, -3.189, "Europe/London", "EH"),
-    ("Dublin", "IE", 53.35, -6.26, "Europe/Dublin", "D0"),
-    ("Brussels", "BE", 50.85, 4.352, "Europe/Brussels", "10"),
-    ("Zurich", "CH", 47.377, 8.542, "Europe/Zurich", "80"),
-    ("Vienna", "AT", 48.208, 16.374, "Europe/Vienna", "10"),
-    ("Copenhagen", "DK", 55.676, 12.568, "Europe/Copenhagen", "1"),
-    ("Oslo", "NO", 59.914, 10.752, "Europe/Oslo", "01"),
-    ("Helsinki", "FI", 60.17, 24.938, "Europe/Helsinki", "00"),
-    ("Warsaw", "PL", 52.23, 21.012, "Europe/Warsaw", "00"),
-    ("Prague", "CZ", 50.076, 14.438, "Europe/Prague", "11"),
-    ("Lisbon", "PT", 38.722, -9.139, "Europe/Lisbon", "11"),
-    ("Athens", "GR", 37.984, 23.728, "Europe/Athens", "10"),
-    ("Istanbul", "TR", 41.008, 28.978, "Europe/Istanbul", "34"),
-    ("Moscow", "RU", 55.756, 37.617, "Europe/Moscow", "10"),
-    ("Reykjavik", "IS", 64.147, -21.942, "Atlantic/Reykjavik", "10"),
-    ("Cairo", "EG", 30.044, 31.236, "Africa/Cairo", "11"),
-    ("Lagos", "NG", 6.524, 3.379, "Africa/Lagos", "10"),
-    ("Nairobi", "KE", -1.292, 36.822, "Africa/Nairobi", "00"),
-    ("Johannesburg", "ZA", -26.204, 28.047, "Africa/Johannesburg", "20"),
-    ("Cape Town", "ZA", -33.925, 18.424, "Africa/Johannesburg", "80"),
-    ("Dubai", "AE", 25.205, 55.271, "Asia/Dubai", "00"),
-    ("Mumbai", "IN", 19.076, 72.878, "Asia/Kolkata", "40"),
-    ("Bangalore", "IN", 12.972, 77.595, "Asia/Kolkata", "56"),
-    ("Delhi", "IN", 28.614, 77.209, "Asia/Kolkata", "11"),
-    ("Bangkok", "TH", 13.756, 100.502, "Asia/Bangkok", "10"),
-    ("Hong Kong", "HK", 22.319, 114.169, "Asia/Hong_Kong", "99"),
-    ("Shanghai", "CN", 31.23, 121.474, "Asia/Shanghai", "20"),
-    ("Beijing", "CN", 39.904, 116.407, "Asia/Shanghai", "10"),
-    ("Seoul", "KR", 37.567, 126.978, "Asia/Seoul", "04"),
-    ("Osaka", "JP", 34.694, 135.502, "Asia/Tokyo", "53"),
-    ("Jakarta", "ID", -6.209, 106.846, "Asia/Jakarta", "10"),
-    ("Manila", "PH", 14.6, 120.984, "Asia/Manila", "10"),
-    ("Melbourne", "AU", -37.814, 144.963, "Australia/Melbourne", "30"),
-    ("Brisbane", "AU", -27.47, 153.026, "Australia/Brisbane", "40"),
-    ("Perth", "AU", -31.951, 115.861, "Australia/Perth", "60"),
-    ("Auckland", "NZ", -36.848, 174.763, "Pacific/Auckland", "10"),
-    ("Honolulu", "US", 21.307, -157.858, "Pacific/Honolulu", "96"),
-    ("Anchorage", "US", 61.218, -149.9, "America/Anchorage", "99"),
-    ("Los Angeles", "US", 34.052, -118.244, "America/Los_Angeles", "90"),
-    ("Denver", "US", 39.739, -104.99, "America/Denver", "80"),
-    ("Phoenix", "US", 33.448, -112.074, "America/Phoenix", "85"),
-    ("Boston", "US", 42.36, -71.059, "America/New_York", "02"),
-    ("Washington", "US", 38.907, -77.037, "America/New_York", "20"),
-    ("Miami", "US", 25.762, -80.192, "America/New_York", "33"),
-    ("Atlanta", "US", 33.749, -84.388, "America/New_York", "30"),
-    ("Dallas", "US", 32.777, -96.797, "America/Chicago", "75"),
-    ("Vancouver", "CA", 49.283, -123.121, "America/Vancouver", "V6"),
-    ("Montreal", "CA", 45.502, -73.567, "America/Toronto", "H2"),
-    ("Mexico City", "MX", 19.433, -99.133, "America/Mexico_City", "06"),
-    ("Bogota", "CO", 4.711, -74.072, "America/Bogota", "11"),
-    ("Lima", "PE", -12.046, -77.043, "America/Lima", "15"),
-    ("Santiago", "CL", -33.449, -70.669, "America/Santiago", "83"),
-    ("Buenos Aires", "AR", -34.604, -58.382, "America/Argentina/Buenos_Aires", "C1"),
-    ("Rio de Janeiro", "BR", -22.907, -43.173, "America/Sao_Paulo", "20"),
-)
-
-CITIES: tuple[CityRef, ...] = tuple(
-    CityRef(p.city, p.country, p.latitude, p.longitude, p.timezone, p.postal_prefix, p.phone_prefix, p.currency, True)
-    for p in PLACES
-) + tuple(
-    CityRef(c, cc, lat, lon, tz, pp, _CALLING_CODES[cc], _COUNTRY_CURRENCY[cc], False)
-    for c, cc, lat, lon, tz, pp in _OPEN_WORLD_CITIES
-)
 
 _ZONE_NAMES: dict[str, tuple[str, str]] = {
     **dict.fromkeys(
@@ -483,14 +259,6 @@ _ZONE_NAMES: dict[str, tuple[str, str]] = {
 # -- small geometry -------------------------------------------------------------------------------
 
 
-def haversine_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Great-circle distance in metres."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * EARTH_RADIUS_M * math.asin(min(1.0, math.sqrt(a)))
-
-
 def _bearing(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dl = math.radians(lon2 - lon1)
@@ -502,18 +270,6 @@ def _bearing(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
 def _compass(bearing: float) -> str:
     names = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")
     return names[round(bearing / 45) % 8]
-
-
-def nearest_city(lat: float, lon: float) -> tuple[CityRef, float]:
-    """The map's city nearest to a point and its distance in metres."""
-    best = min(CITIES, key=lambda c: (haversine_m(lat, lon, c.latitude, c.longitude), c.city))
-    return best, haversine_m(lat, lon, best.latitude, best.longitude)
-
-
-def _fold(text: str) -> str:
-    """Lower case, accents removed, punctuation to spaces, spaces collapsed."""
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return " ".join(re.findall(r"[a-z0-9]+", plain.lower()))
 
 
 _STREET_ABBREVIATIONS = {
@@ -529,12 +285,12 @@ _STREET_ABBREVIATIONS = {
 
 
 def _fold_street(street: str) -> str:
-    return " ".join(_STREET_ABBREVIATIONS.get(w, w) for w in _fold(street).split())
+    return " ".join(_STREET_ABBREVIATIONS.get(w, w) for w in fold(street).split())
 
 
 _CITY_INDEX: dict[str, list[CityRef]] = {}
 for _ref in CITIES:
-    _CITY_INDEX.setdefault(_fold(_ref.city), []).append(_ref)
+    _CITY_INDEX.setdefault(fold(_ref.city), []).append(_ref)
 
 
 def _keyed(seed: int, *parts: object) -> random.Random:
@@ -544,7 +300,7 @@ def _keyed(seed: int, *parts: object) -> random.Random:
 
 def street_point(seed: int, street: str, city: str, country: str, centre: tuple[float, float]) -> tuple[float, float]:
     """Where a street address lies: a small offset from its city's centre, fixed by street and city."""
-    rng = _keyed(seed, "street", _fold_street(street), _fold(city), country)
+    rng = _keyed(seed, "street", _fold_street(street), fold(city), country)
     lat = centre[0] + rng.uniform(-STREET_SPREAD_DEG, STREET_SPREAD_DEG)
     lon = centre[1] + rng.uniform(-STREET_SPREAD_DEG, STREET_SPREAD_DEG) / max(math.cos(math.radians(centre[0])), 0.2)
     return round(lat, 6), round(max(-180.0, min(180.0, lon)), 6)
@@ -552,13 +308,13 @@ def street_point(seed: int, street: str, city: str, country: str, centre: tuple[
 
 def _unknown_town(seed: int, city: str, country: str) -> tuple[float, float]:
     south, north, west, east = _COUNTRY_BOXES[country]
-    rng = _keyed(seed, "town", _fold(city), country)
+    rng = _keyed(seed, "town", fold(city), country)
     return round(rng.uniform(south, north), 6), round(rng.uniform(west, east), 6)
 
 
 def format_address(addr: PostalAddress) -> str:
     """One-line address in the map's style."""
-    return f"{addr.street}, {addr.postal_code} {addr.city}, {COUNTRY_NAMES.get(addr.country, addr.country)}"
+    return f"{addr.street}, {addr.postal_code} {addr.city}, {country_name(addr.country)}"
 
 
 # -- place ids ------------------------------------------------------------------------------------
@@ -619,7 +375,7 @@ class MapPlace:
 
 
 def _city_of(place_city: str, country: str) -> CityRef:
-    for ref in _CITY_INDEX.get(_fold(place_city), []):
+    for ref in _CITY_INDEX.get(fold(place_city), []):
         if ref.country == country:
             return ref
     raise KeyError(place_city)
@@ -788,7 +544,7 @@ def _index(pop: Population) -> _WorldIndex:
     addresses: dict[tuple[str, str, str], list[PostalAddress]] = {}
     points: dict[tuple[str, str], list[tuple[float, float, PostalAddress]]] = {}
     for addr in [c.address for c in pop.companies] + [p.address for p in pop.people]:
-        key = (_fold_street(addr.street), _fold(addr.city), addr.country)
+        key = (_fold_street(addr.street), fold(addr.city), addr.country)
         same = addresses.setdefault(key, [])
         if addr in same:
             continue
@@ -863,9 +619,9 @@ def _country_code(text: str) -> str | None:
     t = text.strip()
     if len(t) == 2 and t.upper() in COUNTRY_NAMES:
         return t.upper()
-    folded = _fold(t)
+    folded = fold(t)
     for code, name in COUNTRY_NAMES.items():
-        if _fold(name) == folded:
+        if fold(name) == folded:
             return code
     return _COUNTRY_ALIASES.get(t.lower()) or _COUNTRY_ALIASES.get(folded)
 
@@ -892,7 +648,7 @@ def _strip_postal(part: str) -> tuple[str, str | None]:
 
 
 def _find_city(name: str, country: str | None) -> CityRef | None:
-    refs = _CITY_INDEX.get(_fold(name), [])
+    refs = _CITY_INDEX.get(fold(name), [])
     for ref in refs:
         if country is None or ref.country == country:
             return ref
@@ -903,7 +659,7 @@ def _locality(ref: CityRef) -> Located:
     return Located(
         latitude=ref.latitude,
         longitude=ref.longitude,
-        formatted=f"{ref.city}, {COUNTRY_NAMES.get(ref.country, ref.country)}",
+        formatted=f"{ref.city}, {country_name(ref.country)}",
         place_id=_pid("l", ref.city, ref.country),
         city=ref,
         country=ref.country,
@@ -919,7 +675,7 @@ def _known_address(
     ctx: Ctx, street: str, town: str, country: str, postal: str | None, ref: CityRef | None
 ) -> PostalAddress | None:
     """The world's own record of an address: a company's or person's, or a generated place's."""
-    key = (_fold_street(street), _fold(town), country)
+    key = (_fold_street(street), fold(town), country)
     found = _index(ctx.population).addresses.get(key)
     if found:
         wanted = (postal or "").replace(" ", "")
@@ -929,7 +685,7 @@ def _known_address(
     for kind in sorted(_GENERATED_COUNT):
         for place in _generated(ctx.population.seed, ref, kind):
             a = place.address
-            if (_fold_street(a.street), _fold(a.city), a.country) == key:
+            if (_fold_street(a.street), fold(a.city), a.country) == key:
                 return a
     return None
 
@@ -942,7 +698,7 @@ def _street_located(ctx: Ctx, street: str, town: str, country: str, postal: str 
         exact = postal is None or postal.replace(" ", "") == world.postal_code.replace(" ", "")
         location_type, partial = "ROOFTOP", not exact
     else:
-        rng = _keyed(seed, "postal", _fold_street(street), _fold(town), country)
+        rng = _keyed(seed, "postal", _fold_street(street), fold(town), country)
         prefix = ref.postal_prefix if ref is not None else country
         code = (
             postal
@@ -1016,7 +772,7 @@ def _geocode_text(ctx: Ctx, text: str, region: str | None, field: str) -> Locate
     return Located(
         latitude=lat,
         longitude=lon,
-        formatted=f"{town}, {COUNTRY_NAMES.get(country, country)}",
+        formatted=f"{town}, {country_name(country)}",
         place_id=_pid("l", town, country),
         city=None,
         country=country,
@@ -1030,7 +786,7 @@ def _geocode_text(ctx: Ctx, text: str, region: str | None, field: str) -> Locate
 
 def _nation(code: str) -> Located:
     south, north, west, east = _COUNTRY_BOXES.get(code, (0.0, 0.0, 0.0, 0.0))
-    name = COUNTRY_NAMES.get(code, code)
+    name = country_name(code)
     return Located(
         latitude=round((south + north) / 2, 6),
         longitude=round((west + east) / 2, 6),
@@ -1128,11 +884,11 @@ def _place_by_id(ctx: Ctx, place_id: str, field: str) -> MapPlace | Located:
 
 
 def _company_by_name(ctx: Ctx, text: str) -> MapPlace | None:
-    folded = _fold(text)
+    folded = fold(text)
     if not folded:
         return None
     for company in ctx.population.companies:
-        if _fold(company.name) == folded or company.domain == text.strip().lower():
+        if fold(company.name) == folded or company.domain == text.strip().lower():
             return _index(ctx.population).companies[company.key]
     return None
 
@@ -1338,7 +1094,7 @@ def _geo_result(loc: Located, distance: float | None = None) -> GeocodeResult:
         address=loc.address,
         city=None if "country" in loc.types else loc.town,
         country=loc.country,
-        country_name=COUNTRY_NAMES.get(loc.country, loc.country),
+        country_name=country_name(loc.country),
         latitude=loc.latitude,
         longitude=loc.longitude,
         location_type=loc.location_type,
@@ -1653,7 +1409,7 @@ def search_places(
         limit: Results per page (1-20).
         page_token: The next_page_token of the previous page, to get the next one.
     """
-    folded = _fold(query)
+    folded = fold(query)
     if not folded:
         raise RuleViolation("the query is empty", field="query", hint="say what to look for, e.g. 'coffee in Berlin'")
     if (latitude is None) != (longitude is None):
@@ -1668,7 +1424,7 @@ def search_places(
     matches = [
         index.companies[c.key]
         for c in pop.companies
-        if (_fold(c.name) and (_fold(c.name) in folded or (len(folded) >= 4 and folded in _fold(c.name))))
+        if (fold(c.name) and (fold(c.name) in folded or (len(folded) >= 4 and folded in fold(c.name))))
         or c.domain == query.strip().lower()
     ]
     centre: tuple[float, float] | None = None
@@ -1698,7 +1454,7 @@ def search_places(
     if not kinds:
         # No kind of place named: match the other words against the places' names.
         name_words = [w for w in words if w not in city_words and w not in ("in", "near", "at", "the", "of")]
-        pool = [p for p in pool if name_words and all(w in _fold(p.name) for w in name_words)]
+        pool = [p for p in pool if name_words and all(w in fold(p.name) for w in name_words)]
     if centre is not None and not city_words:
         pool = [p for p in pool if haversine_m(centre[0], centre[1], p.latitude, p.longitude) <= radius_m]
     pool.sort(key=lambda p: (-p.prominence, p.name))
@@ -1744,8 +1500,8 @@ def places_nearby(
             if d <= radius_m:
                 pool.append((d, place))
     if keyword is not None and keyword.strip():
-        k = _fold(keyword)
-        pool = [(d, p) for d, p in pool if k in _fold(p.name) or any(k in t.replace("_", " ") for t in p.types)]
+        k = fold(keyword)
+        pool = [(d, p) for d, p in pool if k in fold(p.name) or any(k in t.replace("_", " ") for t in p.types)]
     if rank_by == "distance":
         pool.sort(key=lambda item: (item[0], item[1].name))
     else:
@@ -2046,7 +1802,7 @@ def route(
         durations = [round(walk_a / 1.35) + wait]
         durations += [round(p / speed) + (rng.randint(180, 420) if k else 0) for k, p in enumerate(ride_parts)]
         durations.append(round(walk_b / 1.35))
-        currency = a.city.currency if a.city else _COUNTRY_CURRENCY.get(a.country, "USD")
+        currency = a.city.currency if a.city else COUNTRY_CURRENCY.get(a.country, "USD")
         major = _FARE_MAJOR.get(currency, 2.5)
         if long_haul:
             major += ride / 1000 * 0.14 * (major / 3.0)

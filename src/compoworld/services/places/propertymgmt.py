@@ -15,11 +15,14 @@ worked on and a cost when it is completed, which may be billed to the tenant.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -41,6 +44,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.time import add_months, utc_at
 
 __all__ = ["service"]
 
@@ -404,7 +409,7 @@ def _month_start(day: dt.date) -> dt.date:
 
 
 def _next_month(day: dt.date) -> dt.date:
-    return (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    return add_months(_month_start(day), 1)
 
 
 def _charge(ctx: Ctx, lease: Lease, kind: str, amount: int, due: dt.date, **extra: Any) -> Charge:
@@ -473,11 +478,9 @@ def _example_create_lease(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_activate(ctx: Ctx) -> dict[str, Any] | None:
-    for lease in ctx.where(Lease, status="draft"):
-        if ctx.get(Unit, lease.unit_id).rent_ready:
-            return {"lease_id": lease.id}
-    return None
+_example_activate = first_example(
+    Lease, "lease_id", where={"status": "draft"}, match=lambda ctx, lease: ctx.get(Unit, lease.unit_id).rent_ready
+)
 
 
 def _example_post(ctx: Ctx) -> dict[str, Any]:
@@ -492,11 +495,6 @@ def _example_pay(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_lease(ctx: Ctx) -> dict[str, Any] | None:
-    lease = ctx.first(Lease, status="active")
-    return None if lease is None else {"lease_id": lease.id}
-
-
 def _example_end(ctx: Ctx) -> dict[str, Any] | None:
     lease = ctx.first(Lease, status="active")
     if lease is None:
@@ -504,23 +502,11 @@ def _example_end(ctx: Ctx) -> dict[str, Any] | None:
     return {"lease_id": lease.id, "move_out_date": ctx.today().isoformat(), "deductions": 0}
 
 
-def _example_assign(ctx: Ctx) -> dict[str, Any] | None:
-    order = ctx.first(WorkOrder, status="new")
-    if order is None:
-        return None
-    return {"work_order_id": order.id, "vendor": "Granite Supply", "vendor_email": "ops@granitesupply.com"}
-
-
 def _example_complete(ctx: Ctx) -> dict[str, Any] | None:
     order = ctx.first(WorkOrder, status="assigned")
     if order is None or order.estimate is None:
         return None
     return {"work_order_id": order.id, "cost": order.estimate}
-
-
-def _example_roll(ctx: Ctx) -> dict[str, Any] | None:
-    prop = ctx.first(Property)
-    return None if prop is None else {"property_id": prop.id}
 
 
 # -- domain tools --------------------------------------------------------------------------------------------
@@ -691,7 +677,10 @@ class Ledger(BaseModel):
     past_due: Cents = Field(description="Owed on charges due before today.")
 
 
-@service.tool(intent="look up the tenant's ledger and balance", example=_example_lease)
+@service.tool(
+    intent="look up the tenant's ledger and balance",
+    example=first_example(Lease, "lease_id", where={"status": "active"}),
+)
 def tenant_ledger(ctx: Ctx, lease_id: LeaseId) -> Ledger:
     """Show a lease's charges, payments, balance and past-due amount.
 
@@ -758,7 +747,17 @@ def end_lease(ctx: Ctx, lease_id: LeaseId, move_out_date: Date, deductions: Cent
     )
 
 
-@service.tool(intent="assign the work order to a vendor", write=True, example=_example_assign)
+@service.tool(
+    intent="assign the work order to a vendor",
+    write=True,
+    example=first_example(
+        WorkOrder,
+        "work_order_id",
+        where={"status": "new"},
+        vendor="Granite Supply",
+        vendor_email="ops@granitesupply.com",
+    ),
+)
 def assign_work_order(
     ctx: Ctx, work_order_id: WorkOrderId, vendor: CompanyName, vendor_email: Email, estimate: Cents | None = None
 ) -> WorkOrder:
@@ -852,7 +851,7 @@ class RentRoll(BaseModel):
     outstanding: Cents = Field(description="Open balances of the active leases.")
 
 
-@service.tool(intent="get the building's rent roll", example=_example_roll)
+@service.tool(intent="get the building's rent roll", example=first_example(Property, "property_id"))
 def rent_roll(ctx: Ctx, property_id: PropertyId) -> RentRoll:
     """List a building's units with their tenants, rents and balances, and its occupancy.
 
@@ -921,169 +920,196 @@ def seed(s: SeedContext) -> None:
     """Four buildings of customer owners, units, consumer tenants, leases with three months of ledger, work orders."""
     pop = s.population
     customers = list(pop.customers)
-    managers = [p for p in pop.employees if p.department == "Operations"] or list(pop.employees)
-    owners = customers[-4:]
+    managers = pop.staff("Operations")
     vendors = [c for c in customers if c.industry in ("manufacturing", "wholesale")][:3] or customers[:3]
-    vendor_contacts = [(c, pop.people_at(c)[0]) for c in vendors if pop.people_at(c)]
-    tenants_pool = list(pop.consumers)[34:58]
+    vendor_contacts = [(c, p) for c in vendors if (p := pop.first_contact(c)) is not None]
+    tenants = iter([s.create(Tenant, name=p.name, email=p.email, phone=p.phone) for p in list(pop.consumers)[34:58]])
+    orders = itertools.count()
+    for b, owner in enumerate(customers[-4:]):
+        _seed_building(s, b, owner, managers[b % len(managers)], tenants, vendor_contacts, orders)
+
+
+def _seed_building(
+    s: SeedContext,
+    b: int,
+    owner: Company,
+    manager: Person,
+    tenants: Iterator[Tenant],
+    vendors: list[tuple[Company, Person]],
+    orders: Iterator[int],
+) -> None:
+    """The ``b``-th building with five units: vacant ones (some with a draft lease), let ones with their ledger.
+
+    Args:
+        s: The seed context.
+        b: The building's number.
+        owner: The customer that owns it.
+        manager: Its property manager.
+        tenants: Tenants not yet housed; each let unit takes the next.
+        vendors: Repair vendors and their contacts.
+        orders: Numbers the work orders across buildings (their stage cycles with it).
+    """
+    place = owner.place
+    street = owner.address.street.split(" ", 1)[1]
+    prop = s.create(
+        Property,
+        name=f"{street} {BUILDING_WORDS[b % len(BUILDING_WORDS)]}",
+        address=owner.address.model_copy(update={"street": f"{10 + b * 7} {street}"}),
+        owner=owner.name,
+        manager_email=manager.email,
+        currency=place.currency,
+        year_built=1920 + 17 * b,
+    )
+    minor = 1 if place.currency == "JPY" else 100
+    per = RENT_PER_SQFT.get(place.currency, 3.0)
+    today = s.now.date()
+    for u in range(5):
+        floor, letter = 1 + u // 2, "AB"[u % 2]
+        beds = 1 + (u + b) % 3
+        sqft = 420 + beds * 260 + 10 * s.rng.randint(0, 12)
+        rent = int(sqft * per) // 10 * 10 * minor
+        vacant = (u + b) % 5 == 4
+        unit = s.create(
+            Unit,
+            property_id=prop.id,
+            unit_number=f"{floor}{letter}",
+            bedrooms=beds,
+            sqft=sqft,
+            market_rent=rent,
+            rent_ready=not (vacant and b % 2 == 0),
+        )
+        if vacant:
+            # A past tenant moved out; on the ready units a new tenant has a draft lease.
+            tenant = next(tenants, None) if unit.rent_ready and b % 4 == 1 else None
+            if tenant is not None:
+                s.create(
+                    Lease,
+                    unit_id=unit.id,
+                    tenant_id=tenant.id,
+                    start_date=_next_month(today),
+                    end_date=_next_month(today) + dt.timedelta(days=364),
+                    monthly_rent=rent,
+                    deposit=rent,
+                    currency=place.currency,
+                )
+            continue
+        tenant = next(tenants, None)
+        if tenant is None:
+            continue
+        _seed_lease(s, b, u, unit, tenant, prop.currency, minor)
+        if (u + b) % 3 != 2:
+            _seed_work_order(s, b, u, unit, tenant, next(orders) % 4, vendors[(u + b) % len(vendors)], minor)
+
+
+def _seed_lease(s: SeedContext, b: int, u: int, unit: Unit, tenant: Tenant, currency: str, minor: int) -> None:
+    """An active lease of unit ``u`` of building ``b``: its deposit, three months of rent, some unpaid or late."""
     today = s.now.date()
     this_month = _month_start(today)
-    prev = _month_start(this_month - dt.timedelta(days=1))
-    months = [_month_start(prev - dt.timedelta(days=1)), prev, this_month]
-    n_orders = 0
-    tenant_recs = [s.create(Tenant, name=p.name, email=p.email, phone=p.phone) for p in tenants_pool]
-    t_i = 0
-    for b, owner in enumerate(owners):
-        place = owner.place
-        street = owner.address.street.split(" ", 1)[1]
-        prop = s.create(
-            Property,
-            name=f"{street} {BUILDING_WORDS[b % len(BUILDING_WORDS)]}",
-            address=owner.address.model_copy(update={"street": f"{10 + b * 7} {street}"}),
-            owner=owner.name,
-            manager_email=managers[b % len(managers)].email,
-            currency=place.currency,
-            year_built=1920 + 17 * b,
+    months = [add_months(this_month, -2), add_months(this_month, -1), this_month]
+    rent = unit.market_rent
+    start = _month_start(months[0] - dt.timedelta(days=(31 * (u + b)) % 300))
+    end = start + dt.timedelta(days=364)
+    if end < today + dt.timedelta(days=60):
+        end = start + dt.timedelta(days=729)
+    lease = s.create(
+        Lease,
+        unit_id=unit.id,
+        tenant_id=tenant.id,
+        start_date=start,
+        end_date=end,
+        monthly_rent=rent,
+        deposit=rent * (1 + (u % 2)),
+        currency=currency,
+        status="active",
+    )
+    dep = s.create(
+        Charge,
+        lease_id=lease.id,
+        tenant_id=tenant.id,
+        kind="deposit",
+        description="Security deposit",
+        amount=lease.deposit,
+        paid=lease.deposit,
+        currency=lease.currency,
+        due_date=start,
+        status="paid",
+    )
+    s.create(
+        Payment,
+        lease_id=lease.id,
+        tenant_id=tenant.id,
+        amount=dep.amount,
+        currency=lease.currency,
+        method="check",
+        received_on=start,
+        allocations=[Allocation(charge_id=dep.id, invoice_number=dep.invoice_number, amount=dep.amount)],
+        created_at=utc_at(start, 12),
+    )
+    late = (u * 3 + b) % 7 == 2
+    for m, month in enumerate(months):
+        current = m == len(months) - 1
+        unpaid = late and m >= 1
+        partial = (u + b) % 4 == 1 and current
+        paid = 0 if unpaid else (rent // 2 if partial else rent)
+        charge = s.create(
+            Charge,
+            lease_id=lease.id,
+            tenant_id=tenant.id,
+            kind="rent",
+            period=month,
+            description=f"Rent {month:%B %Y}",
+            amount=rent,
+            paid=paid,
+            currency=lease.currency,
+            due_date=month,
+            status="paid" if paid == rent else "open",
         )
-        minor = 1 if place.currency == "JPY" else 100
-        per = RENT_PER_SQFT.get(place.currency, 3.0)
-        for u in range(5):
-            floor, letter = 1 + u // 2, "AB"[u % 2]
-            beds = 1 + (u + b) % 3
-            sqft = 420 + beds * 260 + 10 * s.rng.randint(0, 12)
-            rent = int(sqft * per) // 10 * 10 * minor
-            vacant = (u + b) % 5 == 4
-            unit = s.create(
-                Unit,
-                property_id=prop.id,
-                unit_number=f"{floor}{letter}",
-                bedrooms=beds,
-                sqft=sqft,
-                market_rent=rent,
-                rent_ready=not (vacant and b % 2 == 0),
-            )
-            if vacant:
-                # A past tenant moved out; on the ready units a new tenant has a draft lease.
-                if unit.rent_ready and b % 4 == 1 and t_i < len(tenant_recs):
-                    tenant = tenant_recs[t_i]
-                    t_i += 1
-                    s.create(
-                        Lease,
-                        unit_id=unit.id,
-                        tenant_id=tenant.id,
-                        start_date=_next_month(today),
-                        end_date=_next_month(today) + dt.timedelta(days=364),
-                        monthly_rent=rent,
-                        deposit=rent,
-                        currency=place.currency,
-                    )
-                continue
-            if t_i >= len(tenant_recs):
-                continue
-            tenant = tenant_recs[t_i]
-            t_i += 1
-            start = _month_start(months[0] - dt.timedelta(days=(31 * (u + b)) % 300))
-            end = start + dt.timedelta(days=364)
-            if end < today + dt.timedelta(days=60):
-                end = start + dt.timedelta(days=729)
-            lease = s.create(
-                Lease,
-                unit_id=unit.id,
-                tenant_id=tenant.id,
-                start_date=start,
-                end_date=end,
-                monthly_rent=rent,
-                deposit=rent * (1 + (u % 2)),
-                currency=place.currency,
-                status="active",
-            )
-            dep = s.create(
-                Charge,
-                lease_id=lease.id,
-                tenant_id=tenant.id,
-                kind="deposit",
-                description="Security deposit",
-                amount=lease.deposit,
-                paid=lease.deposit,
-                currency=lease.currency,
-                due_date=start,
-                status="paid",
-            )
+        if paid:
             s.create(
                 Payment,
                 lease_id=lease.id,
                 tenant_id=tenant.id,
-                amount=dep.amount,
+                amount=paid,
                 currency=lease.currency,
-                method="check",
-                received_on=start,
-                allocations=[Allocation(charge_id=dep.id, invoice_number=dep.invoice_number, amount=dep.amount)],
-                created_at=dt.datetime(start.year, start.month, start.day, 12, tzinfo=dt.UTC),
+                method=("ach", "card", "check")[(u + m) % 3],
+                received_on=month + dt.timedelta(days=(u + m) % 4),
+                allocations=[Allocation(charge_id=charge.id, invoice_number=charge.invoice_number, amount=paid)],
+                created_at=utc_at(month, 12),
             )
-            late = (u * 3 + b) % 7 == 2
-            for m, month in enumerate(months):
-                current = m == len(months) - 1
-                unpaid = late and m >= 1
-                partial = (u + b) % 4 == 1 and current
-                paid = 0 if unpaid else (rent // 2 if partial else rent)
-                charge = s.create(
-                    Charge,
-                    lease_id=lease.id,
-                    tenant_id=tenant.id,
-                    kind="rent",
-                    period=month,
-                    description=f"Rent {month:%B %Y}",
-                    amount=rent,
-                    paid=paid,
-                    currency=lease.currency,
-                    due_date=month,
-                    status="paid" if paid == rent else "open",
-                )
-                if paid:
-                    s.create(
-                        Payment,
-                        lease_id=lease.id,
-                        tenant_id=tenant.id,
-                        amount=paid,
-                        currency=lease.currency,
-                        method=("ach", "card", "check")[(u + m) % 3],
-                        received_on=month + dt.timedelta(days=(u + m) % 4),
-                        allocations=[
-                            Allocation(charge_id=charge.id, invoice_number=charge.invoice_number, amount=paid)
-                        ],
-                        created_at=dt.datetime(month.year, month.month, month.day, 12, tzinfo=dt.UTC),
-                    )
-            if late:
-                s.create(
-                    Charge,
-                    lease_id=lease.id,
-                    tenant_id=tenant.id,
-                    kind="late_fee",
-                    description=f"Late fee {months[1]:%B %Y}",
-                    amount=50 * minor,
-                    currency=lease.currency,
-                    due_date=months[1] + dt.timedelta(days=6),
-                )
-            issue, prio = ISSUES[(u + 2 * b) % len(ISSUES)]
-            if (u + b) % 3 != 2:
-                stage = n_orders % 4
-                n_orders += 1
-                vendor, contact = vendor_contacts[(u + b) % len(vendor_contacts)]
-                estimate = (120 + 40 * u) * minor
-                s.create(
-                    WorkOrder,
-                    unit_id=unit.id,
-                    tenant_id=tenant.id,
-                    title=issue,
-                    description=f"Reported by {tenant.name} in unit {unit.unit_number}.",
-                    priority=prio,
-                    entry_permitted=u % 2 == 0,
-                    status=("new", "assigned", "completed", "cancelled")[stage],
-                    vendor=vendor.name if stage in (1, 2) else None,
-                    vendor_email=contact.email if stage in (1, 2) else None,
-                    estimate=estimate if stage in (1, 2) else None,
-                    cost=estimate if stage == 2 else None,
-                    completion_note="Replaced the faulty part." if stage == 2 else None,
-                    created_at=s.now - dt.timedelta(days=2 + u + b),
-                    completed_at=s.now - dt.timedelta(days=1) if stage == 2 else None,
-                )
+    if late:
+        s.create(
+            Charge,
+            lease_id=lease.id,
+            tenant_id=tenant.id,
+            kind="late_fee",
+            description=f"Late fee {months[1]:%B %Y}",
+            amount=50 * minor,
+            currency=lease.currency,
+            due_date=months[1] + dt.timedelta(days=6),
+        )
+
+
+def _seed_work_order(
+    s: SeedContext, b: int, u: int, unit: Unit, tenant: Tenant, stage: int, vendor: tuple[Company, Person], minor: int
+) -> None:
+    """A repair the tenant reported, at ``stage`` 0-3: new, assigned, completed or cancelled."""
+    issue, prio = ISSUES[(u + 2 * b) % len(ISSUES)]
+    company, contact = vendor
+    estimate = (120 + 40 * u) * minor
+    s.create(
+        WorkOrder,
+        unit_id=unit.id,
+        tenant_id=tenant.id,
+        title=issue,
+        description=f"Reported by {tenant.name} in unit {unit.unit_number}.",
+        priority=prio,
+        entry_permitted=u % 2 == 0,
+        status=("new", "assigned", "completed", "cancelled")[stage],
+        vendor=company.name if stage in (1, 2) else None,
+        vendor_email=contact.email if stage in (1, 2) else None,
+        estimate=estimate if stage in (1, 2) else None,
+        cost=estimate if stage == 2 else None,
+        completion_note="Replaced the faulty part." if stage == 2 else None,
+        created_at=s.now - dt.timedelta(days=2 + u + b),
+        completed_at=s.now - dt.timedelta(days=1) if stage == 2 else None,
+    )

@@ -19,9 +19,10 @@ import datetime as dt
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -38,6 +39,9 @@ from compoworld.engine.types import (
     Text,
     Timezone,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
+from compoworld.services.places._shared import local_address, local_phone
 
 __all__ = ["service"]
 
@@ -70,10 +74,8 @@ EARLY_SEATING = dt.timedelta(minutes=60)
 LAST_SEATING = 30
 
 
-class ServicePeriod(BaseModel):
+class ServicePeriod(Value):
     """One service (lunch, dinner …) on one day of the week, in the restaurant's local time."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     day: Weekday = Field(description="Day of the week.")
     opens: Clock = Field(description="First seating, HH:MM local time.")
@@ -450,25 +452,17 @@ def _example_modify(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    for res in ctx.scan(Reservation):
-        if res.status in UPCOMING and res.start_at > ctx.now():
-            return {"reservation_id": res.id}
-    return None
-
-
-def _example_seat(ctx: Ctx) -> dict[str, Any] | None:
-    for res in ctx.scan(Reservation):
-        if res.status in UPCOMING and res.start_at - EARLY_SEATING <= ctx.now() <= res.end_at:
-            return {"reservation_id": res.id}
-    return None
-
-
-def _example_no_show(ctx: Ctx) -> dict[str, Any] | None:
-    for res in ctx.scan(Reservation):
-        if res.status in UPCOMING and res.start_at + GRACE <= ctx.now():
-            return {"reservation_id": res.id}
-    return None
+_example_cancel = first_example(
+    Reservation, "reservation_id", match=lambda ctx, res: res.status in UPCOMING and res.start_at > ctx.now()
+)
+_example_seat = first_example(
+    Reservation,
+    "reservation_id",
+    match=lambda ctx, res: res.status in UPCOMING and res.start_at - EARLY_SEATING <= ctx.now() <= res.end_at,
+)
+_example_no_show = first_example(
+    Reservation, "reservation_id", match=lambda ctx, res: res.status in UPCOMING and res.start_at + GRACE <= ctx.now()
+)
 
 
 def _example_waitlist(ctx: Ctx) -> dict[str, Any] | None:
@@ -793,8 +787,24 @@ LAYOUT: tuple[tuple[str, int, int, str], ...] = (
 def seed(s: SeedContext) -> None:
     """Restaurants in the home city and the consumers' cities, their tables, guests, and past, present and future bookings."""
     pop = s.population
+    made = _seed_restaurants(s)
+    tables_of = {
+        r.id: [
+            s.create(Table, restaurant_id=r.id, label=label, min_party=lo, max_party=hi, area=area)
+            for label, lo, hi, area in LAYOUT
+        ]
+        for r in made
+    }
+    people = list(pop.consumers[:30]) + list(pop.employees[:10])
+    guest_of = _seed_guests(s, people)
+    _seed_reservations(s, made, tables_of, people, guest_of)
+    _seed_waitlist(s, made)
+
+
+def _seed_restaurants(s: SeedContext) -> list[Restaurant]:
+    """One restaurant in the home city and in each consumers' city, up to ``len(NAMES)``; every other one all-day."""
+    pop = s.population
     rng = s.rng
-    now = s.now
     places = {p.city: p for p in pop.places}
     cities = [pop.home.place.city]
     for p in pop.consumers:
@@ -815,29 +825,21 @@ def seed(s: SeedContext) -> None:
             s.create(
                 Restaurant,
                 name=NAMES[k],
-                address=PostalAddress(
-                    street=f"{rng.randint(1, 120)} {('River Road', 'Bridge Street', 'Garden Row')[k % 3]}",
-                    city=city,
-                    postal_code=f"{place.postal_prefix}{rng.randint(100, 999)}",
-                    country=place.country,
-                ),
-                phone=place.phone_prefix + "".join(str(rng.randint(0, 9)) for _ in range(7)),
+                address=local_address(rng, place, ("River Road", "Bridge Street", "Garden Row")[k % 3], 120),
+                phone=local_phone(rng, place),
                 timezone=place.timezone,
                 hours=hours,
                 turn_minutes=(90, 120)[k % 2],
                 max_online_party=(8, 6)[k % 2],
             )
         )
-    tables_of: dict[str, list[Table]] = {}
-    for r in made:
-        tables_of[r.id] = [
-            s.create(Table, restaurant_id=r.id, label=label, min_party=lo, max_party=hi, area=area)
-            for label, lo, hi, area in LAYOUT
-        ]
-    people = list(pop.consumers[:30]) + list(pop.employees[:10])
-    guest_of: dict[str, Guest] = {}
-    for i, p in enumerate(people):
-        guest_of[p.email] = s.create(
+    return made
+
+
+def _seed_guests(s: SeedContext, people: list[Person]) -> dict[str, Guest]:
+    """A guest profile per person, by e-mail; a few VIPs and a few with no-shows."""
+    return {
+        p.email: s.create(
             Guest,
             name=p.name,
             email=p.email,
@@ -847,37 +849,23 @@ def seed(s: SeedContext) -> None:
             no_shows=3 if i in (5, 17) else (1 if i % 7 == 2 else 0),
             notes=("Nut allergy", "Prefers the patio", "", "")[i % 4],
         )
+        for i, p in enumerate(people)
+    }
+
+
+def _seed_reservations(
+    s: SeedContext,
+    made: list[Restaurant],
+    tables_of: dict[str, list[Table]],
+    people: list[Person],
+    guest_of: dict[str, Guest],
+) -> None:
+    """A booking per person, past or future, and where breakfast is served now, three due this morning."""
+    now = s.now
     taken: dict[str, list[tuple[dt.datetime, dt.datetime]]] = {}
 
-    def free(t: Table, start: dt.datetime, end: dt.datetime) -> bool:
-        return all(not (a < end and start < b) for a, b in taken.get(t.id, []))
-
-    def book(i: int, r: Restaurant, p: Any, start: dt.datetime, status: ResStatus, party: int) -> None:
-        end = start + dt.timedelta(minutes=r.turn_minutes)
-        fits = [t for t in tables_of[r.id] if t.min_party <= party <= t.max_party and free(t, start, end)]
-        if not fits:
-            return
-        t = fits[0]
-        if status in ACTIVE:
-            taken.setdefault(t.id, []).append((start, end))
-        g = guest_of[p.email]
-        s.create(
-            Reservation,
-            restaurant_id=r.id,
-            guest_id=g.id,
-            guest_name=g.name,
-            guest_email=g.email,
-            party_size=party,
-            start_at=start,
-            end_at=end,
-            table_id=t.id,
-            status=status,
-            source=("online", "phone")[i % 2],
-            special_requests=("Birthday", "", "High chair please", "")[i % 4],
-            seated_at=start if status in ("seated", "completed") else None,
-            created_at=start - dt.timedelta(days=3 + i % 5),
-            updated_at=start - dt.timedelta(days=1) if status in UPCOMING else start,
-        )
+    def book(i: int, r: Restaurant, p: Person, start: dt.datetime, status: ResStatus, party: int) -> None:
+        _seed_reservation(s, taken, tables_of[r.id], guest_of[p.email], i, r, start, status, party)
 
     def at(r: Restaurant, days: int, hh: int, mm: int = 0) -> dt.datetime:
         tz = ZoneInfo(r.timezone)
@@ -905,9 +893,56 @@ def seed(s: SeedContext) -> None:
         book(k, r, people[(3 * k + 1) % len(people)], start_of_day - dt.timedelta(minutes=30), "confirmed", 2)
         book(k, r, people[(3 * k + 2) % len(people)], now + dt.timedelta(minutes=15), "booked", 2)
         book(k, r, people[(3 * k + 4) % len(people)], now - dt.timedelta(minutes=45), "seated", 3)
-    for k, r in enumerate(x for x in made if _in_service(x, now)):
+
+
+def _seed_reservation(
+    s: SeedContext,
+    taken: dict[str, list[tuple[dt.datetime, dt.datetime]]],
+    tables: list[Table],
+    g: Guest,
+    i: int,
+    r: Restaurant,
+    start: dt.datetime,
+    status: ResStatus,
+    party: int,
+) -> None:
+    """Book the first table that fits the party and is free (``taken`` holds the active bookings); none: skip."""
+    end = start + dt.timedelta(minutes=r.turn_minutes)
+    fits = [
+        t
+        for t in tables
+        if t.min_party <= party <= t.max_party and all(not (a < end and start < b) for a, b in taken.get(t.id, []))
+    ]
+    if not fits:
+        return
+    t = fits[0]
+    if status in ACTIVE:
+        taken.setdefault(t.id, []).append((start, end))
+    s.create(
+        Reservation,
+        restaurant_id=r.id,
+        guest_id=g.id,
+        guest_name=g.name,
+        guest_email=g.email,
+        party_size=party,
+        start_at=start,
+        end_at=end,
+        table_id=t.id,
+        status=status,
+        source=("online", "phone")[i % 2],
+        special_requests=("Birthday", "", "High chair please", "")[i % 4],
+        seated_at=start if status in ("seated", "completed") else None,
+        created_at=start - dt.timedelta(days=3 + i % 5),
+        updated_at=start - dt.timedelta(days=1) if status in UPCOMING else start,
+    )
+
+
+def _seed_waitlist(s: SeedContext, made: list[Restaurant]) -> None:
+    """Two walk-in parties waiting at each restaurant open now."""
+    consumers = s.population.consumers
+    for k, r in enumerate(x for x in made if _in_service(x, s.now)):
         for j in range(2):
-            p = pop.consumers[(40 + 2 * k + j) % len(pop.consumers)]
+            p = consumers[(40 + 2 * k + j) % len(consumers)]
             s.create(
                 WaitlistEntry,
                 restaurant_id=r.id,
@@ -915,5 +950,5 @@ def seed(s: SeedContext) -> None:
                 phone=p.phone,
                 party_size=2 + j * 2,
                 quoted_wait_minutes=max(10, 15 * j),
-                added_at=now - dt.timedelta(minutes=10 - j),
+                added_at=s.now - dt.timedelta(minutes=10 - j),
             )

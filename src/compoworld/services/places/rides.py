@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import math
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person, Place
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Generated, Record
 from compoworld.engine.service import Service, Transition
@@ -43,7 +43,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
-from compoworld.world.population import PLACES
+from compoworld.services.kit.examples import first_example
+from compoworld.services.places._shared import world_place
+from compoworld.world.geo import haversine_km
 
 __all__ = ["service"]
 
@@ -260,8 +262,6 @@ class Receipt(Record):
 
 # -- geometry and pricing ----------------------------------------------------------------------
 
-_PLACES = {p.city.casefold(): p for p in PLACES}
-
 
 def _km(a: PostalAddress, b: PostalAddress) -> float:
     """Road distance: a stable in-town distance within one city, 1.25 x the great circle between cities."""
@@ -269,12 +269,11 @@ def _km(a: PostalAddress, b: PostalAddress) -> float:
         key = f"{a.street}|{a.postal_code}|{b.street}|{b.postal_code}".casefold()
         h = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
         return round(2 + (h % 1800) / 100, 1)
-    pa, pb = _PLACES.get(a.city.casefold()), _PLACES.get(b.city.casefold())
+    pa, pb = world_place(a.city), world_place(b.city)
     if pa is None or pb is None:
         return 9999.0
-    la1, lo1, la2, lo2 = map(math.radians, (pa.latitude, pa.longitude, pb.latitude, pb.longitude))
-    hav = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
-    return round(1.25 * 2 * 6371 * math.asin(math.sqrt(hav)), 1)
+    # A 6371 km Earth, as the fares were set with; rounded, every city pair is as it was.
+    return round(1.25 * haversine_km(pa.latitude, pa.longitude, pb.latitude, pb.longitude, radius_km=6371.0), 1)
 
 
 def _quote(p: Product, km: float) -> tuple[int, int]:
@@ -382,11 +381,9 @@ def _example_estimate(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_request(ctx: Ctx) -> dict[str, Any] | None:
-    for f in ctx.scan(Fare):
-        if not f.used and f.expires_at >= ctx.now():
-            return {"fare_id": f.id, "passengers": 1}
-    return None
+_example_request = first_example(
+    Fare, "fare_id", match=lambda ctx, f: not f.used and f.expires_at >= ctx.now(), passengers=1
+)
 
 
 def _example_status(ctx: Ctx) -> dict[str, Any] | None:
@@ -397,26 +394,15 @@ def _example_status(ctx: Ctx) -> dict[str, Any] | None:
     return None if r is None else {"ride_id": r.id, "status": "in_progress"}
 
 
-def _example_complete(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Ride, status="in_progress")
-    return None if r is None else {"ride_id": r.id}
-
-
 def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
     r = ctx.first(Ride, status="accepted") or ctx.first(Ride, status="arriving")
     return None if r is None else {"ride_id": r.id, "canceled_by": "rider"}
 
 
-def _example_rate(ctx: Ctx) -> dict[str, Any] | None:
-    for r in ctx.where(Ride, status="completed"):
-        if r.rating is None:
-            return {"ride_id": r.id, "rating": 5, "tip": 200}
-    return None
-
-
-def _example_history(ctx: Ctx) -> dict[str, Any] | None:
-    r = ctx.first(Rider)
-    return None if r is None else {"rider_email": r.email}
+_example_rate = first_example(
+    Ride, "ride_id", where={"status": "completed"}, match=lambda ctx, r: r.rating is None, rating=5, tip=200
+)
+_example_history = first_example(Rider, fields={"rider_email": "email"})
 
 
 # -- domain tools ------------------------------------------------------------------------------
@@ -551,7 +537,11 @@ def update_ride_status(ctx: Ctx, ride_id: RideId, status: Literal["arriving", "i
     return ctx.update(r, status=status, started_at=ctx.now() if status == "in_progress" else r.started_at)
 
 
-@service.tool(intent="finish the trip and issue the receipt", write=True, example=_example_complete)
+@service.tool(
+    intent="finish the trip and issue the receipt",
+    write=True,
+    example=first_example(Ride, "ride_id", where={"status": "in_progress"}),
+)
 def complete_ride(ctx: Ctx, ride_id: RideId) -> Receipt:
     """Complete a ride in progress: the driver is free again and the receipt is issued at the upfront fare.
 
@@ -690,10 +680,17 @@ CARS = ("Toyota Prius, silver", "Kia Niro, white", "VW Touran, grey", "Mercedes 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Products in the home city and the consumers' cities, people as riders and drivers, trips and receipts."""
+    lineup = _seed_products(s)
+    riders = _seed_riders(s, list(lineup))
+    drivers_of = _seed_drivers(s, lineup, riders)
+    _seed_rides(s, riders, lineup, drivers_of)
+    _seed_open_fare(s, riders, lineup)
+
+
+def _seed_products(s: SeedContext) -> dict[str, list[Product]]:
+    """The lineup in the home city and up to five consumers' cities (the last city's premium product inactive)."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    cities: list[Any] = [pop.home.place]
+    cities: list[Place] = [pop.home.place]
     for p in pop.consumers:
         if all(p.place.city != c.city for c in cities) and len(cities) < 6:
             cities.append(p.place)
@@ -719,32 +716,42 @@ def seed(s: SeedContext) -> None:
                     active=not (k == len(cities) - 1 and j == 2),
                 )
             )
-    city_names = [c.city for c in cities]
-    riders_made: list[tuple[Rider, Any]] = []
+    return lineup
+
+
+def _seed_riders(s: SeedContext, city_names: list[str]) -> list[tuple[Rider, Person]]:
+    """Employees (on the business profile) and consumers who live in a served city."""
+    pop = s.population
+    riders: list[tuple[Rider, Person]] = []
     for i, p in enumerate(list(pop.employees[:12]) + list(pop.consumers)):
         if p.address.city not in city_names:
             continue
         business = p.role == "employee"
-        riders_made.append(
-            (
-                s.create(
-                    Rider,
-                    name=p.name,
-                    email=p.email,
-                    phone=p.phone,
-                    payment_method="business" if business else "card",
-                    business_profile=pop.home.name if business else None,
-                    rating=round(4.5 + (i % 5) / 10, 1),
-                ),
-                p,
-            )
+        rider = s.create(
+            Rider,
+            name=p.name,
+            email=p.email,
+            phone=p.phone,
+            payment_method="business" if business else "card",
+            business_profile=pop.home.name if business else None,
+            rating=round(4.5 + (i % 5) / 10, 1),
         )
-    rider_keys = {p.key for _, p in riders_made}
+        riders.append((rider, p))
+    return riders
+
+
+def _seed_drivers(
+    s: SeedContext, lineup: dict[str, list[Product]], riders: list[tuple[Rider, Person]]
+) -> dict[str, list[Driver]]:
+    """Two drivers per product, consumers who are not riders first; every seventh offline."""
+    rng = s.rng
+    consumers = s.population.consumers
+    rider_keys = {p.key for _, p in riders}
+    pool = [p for p in consumers if p.key not in rider_keys] + [p for p in consumers if p.key in rider_keys]
     drivers_of: dict[str, list[Driver]] = {}
-    pool = [p for p in pop.consumers if p.key not in rider_keys] + [p for p in pop.consumers if p.key in rider_keys]
     n = 0
-    for city in city_names:
-        for product in lineup[city]:
+    for city, products in lineup.items():
+        for product in products:
             for _ in range(2):
                 p = pool[n % len(pool)]
                 n += 1
@@ -763,91 +770,126 @@ def seed(s: SeedContext) -> None:
                         status="offline" if n % 7 == 0 else "available",
                     )
                 )
+    return drivers_of
+
+
+def _seed_rides(
+    s: SeedContext,
+    riders: list[tuple[Rider, Person]],
+    lineup: dict[str, list[Product]],
+    drivers_of: dict[str, list[Driver]],
+) -> None:
+    """A trip per rider to a neighbour in their city: most completed, some canceled, some under way now."""
     plans: tuple[RideStatus, ...] = ("completed", "completed", "rider_canceled", "completed", "in_progress", "accepted")
-    for i, (rider, person) in enumerate(riders_made):
+    for i, (rider, person) in enumerate(riders):
         city = person.address.city
-        product = lineup[city][i % 2]
-        others = [q for _, q in riders_made if q.address.city == city and q.key != person.key]
+        others = [q for _, q in riders if q.address.city == city and q.key != person.key]
         if not others:
             continue
+        product = lineup[city][i % 2]
         dest = others[i % len(others)].address
-        km = _km(person.address, dest)
-        minutes, fare_amount = _quote(product, km)
-        plan = plans[i % len(plans)]
-        when = (
-            now - dt.timedelta(days=1 + i % 12, hours=i % 7)
-            if plan in ("completed", "rider_canceled")
-            else (now - dt.timedelta(minutes=5 + i % 10))
+        riders[i] = (
+            _seed_ride(s, i, plans[i % len(plans)], rider, person, product, dest, drivers_of[product.id]),
+            person,
         )
-        fare = s.create(
-            Fare,
-            rider_id=rider.id,
-            product_id=product.id,
-            pickup=person.address,
-            dropoff=dest,
-            distance_km=km,
-            duration_minutes=minutes,
-            surge_multiplier=product.surge_multiplier,
-            fare=fare_amount,
-            currency=product.currency,
-            expires_at=when + FARE_TTL,
-            used=True,
-            created_at=when,
-        )
-        free = [d for d in drivers_of[product.id] if d.status == "available"]
-        if plan in ("in_progress", "accepted") and not free:
-            plan = "completed"
-        driver = free[0] if free else drivers_of[product.id][0]
-        if plan in ("in_progress", "accepted"):
-            busy = s.update(driver, status="on_trip")
-            drivers_of[product.id][drivers_of[product.id].index(driver)] = busy
-            driver = busy
-        ride = s.create(
-            Ride,
-            rider_id=rider.id,
-            product_id=product.id,
-            fare_id=fare.id,
-            driver_id=driver.id,
-            pickup=person.address,
-            dropoff=dest,
-            passengers=1 + i % 2,
-            status=plan,
-            fare=fare_amount,
-            currency=product.currency,
-            cancellation_fee=product.cancellation_fee if plan == "rider_canceled" and i % 2 else 0,
-            rating=None if plan != "completed" or i % 5 == 0 else (5, 4, 5)[i % 3],
-            accepted_at=when + dt.timedelta(minutes=1),
-            started_at=when + dt.timedelta(minutes=6) if plan in ("in_progress", "completed") else None,
-            completed_at=when + dt.timedelta(minutes=6 + minutes) if plan == "completed" else None,
-            requested_at=when + dt.timedelta(minutes=1),
-            updated_at=when + dt.timedelta(minutes=6 + minutes),
-        )
-        if plan == "completed":
-            tip = (0, 100, 200)[i % 3] if ride.rating is not None else 0
-            business = rider.payment_method == "business"
-            s.create(
-                Receipt,
-                ride_id=ride.id,
-                rider_email=rider.email,
-                rider_name=rider.name,
-                driver_name=driver.name,
-                pickup=person.address,
-                dropoff=dest,
-                distance_km=km,
-                fare=fare_amount,
-                tip=tip,
-                total=fare_amount + tip,
-                currency=product.currency,
-                charged_to="business" if business else "card",
-                business=rider.business_profile if business else None,
-                pdf_url=f"https://receipts.hopper.example/{ride.id}.pdf",
-                issued_at=when + dt.timedelta(minutes=7 + minutes),
-            )
-            riders_made[i] = (s.update(rider, rides_taken=rider.rides_taken + 1), person)
-    # A fare just estimated, still open for the rider to request.
-    rider, person = riders_made[0]
+
+
+def _seed_ride(
+    s: SeedContext,
+    i: int,
+    plan: RideStatus,
+    rider: Rider,
+    person: Person,
+    product: Product,
+    dest: PostalAddress,
+    drivers: list[Driver],
+) -> Rider:
+    """The ``i``-th rider's trip with its fare (and receipt when completed); returns the rider, updated.
+
+    A trip under way takes the product's first available driver (updated in ``drivers``); with none
+    available it is completed instead.
+    """
+    now = s.now
+    km = _km(person.address, dest)
+    minutes, fare_amount = _quote(product, km)
+    when = (
+        now - dt.timedelta(days=1 + i % 12, hours=i % 7)
+        if plan in ("completed", "rider_canceled")
+        else (now - dt.timedelta(minutes=5 + i % 10))
+    )
+    fare = s.create(
+        Fare,
+        rider_id=rider.id,
+        product_id=product.id,
+        pickup=person.address,
+        dropoff=dest,
+        distance_km=km,
+        duration_minutes=minutes,
+        surge_multiplier=product.surge_multiplier,
+        fare=fare_amount,
+        currency=product.currency,
+        expires_at=when + FARE_TTL,
+        used=True,
+        created_at=when,
+    )
+    free = [d for d in drivers if d.status == "available"]
+    if plan in ("in_progress", "accepted") and not free:
+        plan = "completed"
+    driver = free[0] if free else drivers[0]
+    if plan in ("in_progress", "accepted"):
+        busy = s.update(driver, status="on_trip")
+        drivers[drivers.index(driver)] = busy
+        driver = busy
+    ride = s.create(
+        Ride,
+        rider_id=rider.id,
+        product_id=product.id,
+        fare_id=fare.id,
+        driver_id=driver.id,
+        pickup=person.address,
+        dropoff=dest,
+        passengers=1 + i % 2,
+        status=plan,
+        fare=fare_amount,
+        currency=product.currency,
+        cancellation_fee=product.cancellation_fee if plan == "rider_canceled" and i % 2 else 0,
+        rating=None if plan != "completed" or i % 5 == 0 else (5, 4, 5)[i % 3],
+        accepted_at=when + dt.timedelta(minutes=1),
+        started_at=when + dt.timedelta(minutes=6) if plan in ("in_progress", "completed") else None,
+        completed_at=when + dt.timedelta(minutes=6 + minutes) if plan == "completed" else None,
+        requested_at=when + dt.timedelta(minutes=1),
+        updated_at=when + dt.timedelta(minutes=6 + minutes),
+    )
+    if plan != "completed":
+        return rider
+    tip = (0, 100, 200)[i % 3] if ride.rating is not None else 0
+    business = rider.payment_method == "business"
+    s.create(
+        Receipt,
+        ride_id=ride.id,
+        rider_email=rider.email,
+        rider_name=rider.name,
+        driver_name=driver.name,
+        pickup=person.address,
+        dropoff=dest,
+        distance_km=km,
+        fare=fare_amount,
+        tip=tip,
+        total=fare_amount + tip,
+        currency=product.currency,
+        charged_to="business" if business else "card",
+        business=rider.business_profile if business else None,
+        pdf_url=f"https://receipts.hopper.example/{ride.id}.pdf",
+        issued_at=when + dt.timedelta(minutes=7 + minutes),
+    )
+    return s.update(rider, rides_taken=rider.rides_taken + 1)
+
+
+def _seed_open_fare(s: SeedContext, riders: list[tuple[Rider, Person]], lineup: dict[str, list[Product]]) -> None:
+    """A fare just estimated for the first rider, still open to request."""
+    rider, person = riders[0]
     product = lineup[person.address.city][0]
-    others = [q for _, q in riders_made if q.address.city == person.address.city and q.key != person.key]
+    others = [q for _, q in riders if q.address.city == person.address.city and q.key != person.key]
     dest = others[0].address if others else person.address
     km = _km(person.address, dest)
     minutes, fare_amount = _quote(product, km)
@@ -862,6 +904,6 @@ def seed(s: SeedContext) -> None:
         surge_multiplier=product.surge_multiplier,
         fare=fare_amount,
         currency=product.currency,
-        expires_at=now + dt.timedelta(minutes=1),
-        created_at=now - dt.timedelta(minutes=1),
+        expires_at=s.now + dt.timedelta(minutes=1),
+        created_at=s.now - dt.timedelta(minutes=1),
     )

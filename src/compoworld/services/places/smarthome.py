@@ -36,6 +36,7 @@ from compoworld.engine.types import (
     Timezone,
     Title,
 )
+from compoworld.services.kit.examples import first_example
 
 __all__ = ["service"]
 
@@ -488,10 +489,9 @@ def _run(
 # -- examples -------------------------------------------------------------------------------------------
 
 
-def _example_command(ctx: Ctx) -> dict[str, Any] | None:
-    for device in ctx.where(Device, device_type="bulb", online=True):
-        return {"device_id": device.id, "command": "setLevel", "level": 40}
-    return None
+_example_command = first_example(
+    Device, "device_id", where={"device_type": "bulb", "online": True}, command="setLevel", level=40
+)
 
 
 def _example_scene_args(ctx: Ctx) -> dict[str, Any] | None:
@@ -522,16 +522,7 @@ def _example_automation(ctx: Ctx) -> dict[str, Any] | None:
     return {**args, "name": "Away: plugs off", "trigger_mode": "away"}
 
 
-def _example_mode(ctx: Ctx) -> dict[str, Any] | None:
-    for loc in ctx.scan(Location):
-        if loc.mode != "night":
-            return {"location_id": loc.id, "mode": "night"}
-    return None
-
-
-def _example_location(ctx: Ctx) -> dict[str, Any] | None:
-    loc = ctx.first(Location)
-    return None if loc is None else {"location_id": loc.id}
+_example_mode = first_example(Location, "location_id", match=lambda ctx, loc: loc.mode != "night", mode="night")
 
 
 # -- domain tools ---------------------------------------------------------------------------------------
@@ -720,7 +711,7 @@ class Summary(BaseModel):
     average_temperature: float | None = Field(description="Mean of the measured temperatures (Celsius).")
 
 
-@service.tool(intent="check the state of the home", example=_example_location)
+@service.tool(intent="check the state of the home", example=first_example(Location, "location_id"))
 def location_summary(ctx: Ctx, location_id: LocationId) -> Summary:
     """Summarise a location: offline and low-battery devices, lights on, unlocked locks, open doors, temperature.
 
@@ -775,7 +766,7 @@ def seed(s: SeedContext) -> None:
         for kind, words in PRODUCT_MATCH.items()
     }
     owners = list(pop.consumers)[12:22]
-    office_manager = next((p for p in pop.employees if p.department == "Operations"), pop.employees[0])
+    office_manager = pop.staff("Operations", fallback=1)[0]
     homes = [(f"{p.first_name}'s home", p.address, p.name, p.email, p.place.timezone) for p in owners]
     homes.append(
         (
@@ -798,104 +789,123 @@ def seed(s: SeedContext) -> None:
             mode=("home", "home", "away", "night")[h % 4],
             mode_changed_at=s.now - dt.timedelta(hours=3 + h),
         )
-        room_ids: dict[str, str] = {}
-        for room_name in dict.fromkeys(r for r, _, _ in LAYOUT):
-            room_ids[room_name] = s.create(Room, location_id=loc.id, name=room_name).id
-        installed: dict[str, Device] = {}
-        for k, (room_name, kind, label) in enumerate(LAYOUT):
-            if (h + k) % 5 == 4 and kind not in ("lock", "thermostat", "contact_sensor"):
-                continue  # not every home has every device
-            caps = list(CAPABILITIES[kind])
-            pool = skus.get(kind) or []
-            state: dict[str, Any] = {}
-            if "switch" in caps:
-                state["switch"] = "on" if (h + k) % 3 == 0 and loc.mode != "away" else "off"
-            if "switchLevel" in caps:
-                state["level"] = 80 if state["switch"] == "on" else 0
-            if "colorTemperature" in caps:
-                state["color_temperature"] = 2700
-            if kind == "thermostat":
-                state.update(
-                    thermostat_mode="heat",
-                    heating_setpoint=16.0 if loc.mode == "away" else 20.5,
-                    cooling_setpoint=26.0,
-                    temperature=round(19.0 + s.rng.uniform(-1.5, 2.0), 1),
-                )
-            if kind == "motion_sensor":
-                state.update(motion="inactive", temperature=round(19.5 + s.rng.uniform(-2.0, 2.0), 1))
-            if kind == "camera":
-                state["motion"] = "inactive"
-            if kind == "lock":
-                state["lock"] = "unlocked" if loc.mode == "home" and h % 2 == 0 else "locked"
-            if kind == "contact_sensor":
-                state["contact"] = (
-                    "open" if loc.mode == "home" and label == "Bedroom window" and h % 3 == 0 else "closed"
-                )
-            if "battery" in caps:
-                state["battery"] = float((97 - 9 * (h + k)) % 100 or 12)
-            installed[label] = s.create(
-                Device,
-                location_id=loc.id,
-                room_id=room_ids[room_name],
-                label=label,
-                device_type=kind,
-                capabilities=caps,
-                manufacturer=makers[k % len(makers)],
-                sku=pool[h % len(pool)] if pool else None,
-                online=(h * 7 + k) % 13 != 5,
-                installed_at=s.now - dt.timedelta(days=40 + 3 * h + k),
-                updated_at=s.now - dt.timedelta(hours=1 + k),
-                **state,
-            )
-        lights = [d for d in installed.values() if d.device_type in ("bulb", "dimmer", "plug")]
-        lock = installed.get("Front door lock")
-        thermostat = installed.get("Thermostat")
-        good_night = [Action(device_id=d.id, command="off") for d in lights]
-        if lock is not None:
-            good_night.append(Action(device_id=lock.id, command="lock"))
-        s.create(Scene, location_id=loc.id, name="Good night", actions=good_night)
-        movie = [
-            Action(device_id=d.id, command="setLevel", level=25) for d in lights if "switchLevel" in d.capabilities
-        ]
-        if movie:
-            s.create(Scene, location_id=loc.id, name="Movie time", actions=movie)
-        if thermostat is not None and lock is not None:
+        installed = _seed_devices(s, h, loc, makers, skus)
+        _seed_scenes_and_rules(s, h, loc, installed)
+
+
+def _seed_devices(
+    s: SeedContext, h: int, loc: Location, makers: list[str], skus: dict[str, list[str]]
+) -> dict[str, Device]:
+    """The rooms of the ``h``-th home and the devices of ``LAYOUT`` in them (not every home has every one).
+
+    Returns:
+        The installed devices by label.
+    """
+    room_ids: dict[str, str] = {}
+    for room_name in dict.fromkeys(r for r, _, _ in LAYOUT):
+        room_ids[room_name] = s.create(Room, location_id=loc.id, name=room_name).id
+    installed: dict[str, Device] = {}
+    for k, (room_name, kind, label) in enumerate(LAYOUT):
+        if (h + k) % 5 == 4 and kind not in ("lock", "thermostat", "contact_sensor"):
+            continue  # not every home has every device
+        caps = list(CAPABILITIES[kind])
+        pool = skus.get(kind) or []
+        installed[label] = s.create(
+            Device,
+            location_id=loc.id,
+            room_id=room_ids[room_name],
+            label=label,
+            device_type=kind,
+            capabilities=caps,
+            manufacturer=makers[k % len(makers)],
+            sku=pool[h % len(pool)] if pool else None,
+            online=(h * 7 + k) % 13 != 5,
+            installed_at=s.now - dt.timedelta(days=40 + 3 * h + k),
+            updated_at=s.now - dt.timedelta(hours=1 + k),
+            **_initial_state(s, h, k, kind, label, loc.mode),
+        )
+    return installed
+
+
+def _initial_state(s: SeedContext, h: int, k: int, kind: str, label: str, mode: str) -> dict[str, Any]:
+    """The state device ``k`` of home ``h`` is found in, given the home's mode."""
+    caps = CAPABILITIES[kind]
+    state: dict[str, Any] = {}
+    if "switch" in caps:
+        state["switch"] = "on" if (h + k) % 3 == 0 and mode != "away" else "off"
+    if "switchLevel" in caps:
+        state["level"] = 80 if state["switch"] == "on" else 0
+    if "colorTemperature" in caps:
+        state["color_temperature"] = 2700
+    if kind == "thermostat":
+        state.update(
+            thermostat_mode="heat",
+            heating_setpoint=16.0 if mode == "away" else 20.5,
+            cooling_setpoint=26.0,
+            temperature=round(19.0 + s.rng.uniform(-1.5, 2.0), 1),
+        )
+    if kind == "motion_sensor":
+        state.update(motion="inactive", temperature=round(19.5 + s.rng.uniform(-2.0, 2.0), 1))
+    if kind == "camera":
+        state["motion"] = "inactive"
+    if kind == "lock":
+        state["lock"] = "unlocked" if mode == "home" and h % 2 == 0 else "locked"
+    if kind == "contact_sensor":
+        state["contact"] = "open" if mode == "home" and label == "Bedroom window" and h % 3 == 0 else "closed"
+    if "battery" in caps:
+        state["battery"] = float((97 - 9 * (h + k)) % 100 or 12)
+    return state
+
+
+def _seed_scenes_and_rules(s: SeedContext, h: int, loc: Location, installed: dict[str, Device]) -> None:
+    """The home's scenes, automations and the last events of its first lights."""
+    lights = [d for d in installed.values() if d.device_type in ("bulb", "dimmer", "plug")]
+    lock = installed.get("Front door lock")
+    thermostat = installed.get("Thermostat")
+    good_night = [Action(device_id=d.id, command="off") for d in lights]
+    if lock is not None:
+        good_night.append(Action(device_id=lock.id, command="lock"))
+    s.create(Scene, location_id=loc.id, name="Good night", actions=good_night)
+    movie = [Action(device_id=d.id, command="setLevel", level=25) for d in lights if "switchLevel" in d.capabilities]
+    if movie:
+        s.create(Scene, location_id=loc.id, name="Movie time", actions=movie)
+    if thermostat is not None and lock is not None:
+        s.create(
+            Automation,
+            location_id=loc.id,
+            name="Leaving home",
+            trigger="mode",
+            trigger_mode="away",
+            actions=[
+                Action(device_id=lock.id, command="lock"),
+                Action(device_id=thermostat.id, command="setHeatingSetpoint", setpoint=16.0),
+                *[Action(device_id=d.id, command="off") for d in lights],
+            ],
+            enabled=h % 5 != 3,
+        )
+        s.create(
+            Automation,
+            location_id=loc.id,
+            name="Welcome home",
+            trigger="mode",
+            trigger_mode="home",
+            actions=[Action(device_id=thermostat.id, command="setHeatingSetpoint", setpoint=20.5)],
+        )
+    if lights:
+        s.create(
+            Automation,
+            location_id=loc.id,
+            name="Evening lights",
+            trigger="time",
+            trigger_time="18:30",
+            actions=[Action(device_id=lights[0].id, command="on")],
+        )
+        for k, d in enumerate(lights[:2]):
             s.create(
-                Automation,
+                Event,
+                device_id=d.id,
                 location_id=loc.id,
-                name="Leaving home",
-                trigger="mode",
-                trigger_mode="away",
-                actions=[
-                    Action(device_id=lock.id, command="lock"),
-                    Action(device_id=thermostat.id, command="setHeatingSetpoint", setpoint=16.0),
-                    *[Action(device_id=d.id, command="off") for d in lights],
-                ],
-                enabled=h % 5 != 3,
+                command=d.switch or "off",
+                source="user" if k == 0 else "automation",
+                at=s.now - dt.timedelta(hours=2 + k + h),
             )
-            s.create(
-                Automation,
-                location_id=loc.id,
-                name="Welcome home",
-                trigger="mode",
-                trigger_mode="home",
-                actions=[Action(device_id=thermostat.id, command="setHeatingSetpoint", setpoint=20.5)],
-            )
-        if lights:
-            s.create(
-                Automation,
-                location_id=loc.id,
-                name="Evening lights",
-                trigger="time",
-                trigger_time="18:30",
-                actions=[Action(device_id=lights[0].id, command="on")],
-            )
-            for k, d in enumerate(lights[:2]):
-                s.create(
-                    Event,
-                    device_id=d.id,
-                    location_id=loc.id,
-                    command=d.switch or "off",
-                    source="user" if k == 0 else "automation",
-                    at=s.now - dt.timedelta(hours=2 + k + h),
-                )

@@ -38,6 +38,10 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import utc_at
+from compoworld.services.places._shared import world_place
 from compoworld.world.population import PLACES
 
 __all__ = ["service"]
@@ -175,7 +179,7 @@ class HotelOffer(Record):
     """After this time the offer cannot be booked; search again."""
 
 
-class Trip(Record):
+class Trip(Created):
     """A business trip of one traveler that groups its bookings."""
 
     id: TripId
@@ -191,8 +195,6 @@ class Trip(Record):
     """First day of the trip."""
     end_date: Date
     """Last day of the trip, on or after start_date."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the trip was created."""
 
 
 class Booking(Record):
@@ -325,9 +327,9 @@ bookings = service.resource(
 
 
 def _place(city: str, field: str) -> Place:
-    for p in PLACES:
-        if p.city.casefold() == city.strip().casefold():
-            return p
+    place = world_place(city.strip())
+    if place is not None:
+        return place
     raise NotFound(
         f"no airport served in {city}",
         field=field,
@@ -336,6 +338,8 @@ def _place(city: str, field: str) -> Place:
 
 
 def _km(a: Place, b: Place) -> float:
+    # Not geo.haversine_km: for some city pairs that differs in the last bit, and a fare is int() of this
+    # distance times a random factor, so only this exact formula keeps every fare as it was.
     la1, lo1, la2, lo2 = map(math.radians, (a.latitude, a.longitude, b.latitude, b.longitude))
     h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
     return 2 * 6371 * math.asin(math.sqrt(h))
@@ -412,7 +416,7 @@ def search_flight_offers(
     out: list[FlightOffer] = []
     for k in range(3):
         code, _ = CARRIERS[ctx.rng.randrange(len(CARRIERS))]
-        dep = dt.datetime.combine(departure_date, dt.time(6 + k * 5, 5 * ctx.rng.randint(0, 11)), tzinfo=dt.UTC)
+        dep = utc_at(departure_date, 6 + k * 5, 5 * ctx.rng.randint(0, 11))
         fare = int((4000 + km * 9) * CABIN_FACTOR[cabin] * ctx.rng.uniform(0.85, 1.3))
         out.append(
             ctx.create(
@@ -580,8 +584,8 @@ def book_hotel(ctx: Ctx, trip_id: TripId, hotel_offer_id: HotelOfferId, policy_r
         kind="hotel",
         hotel_offer_id=offer.id,
         summary=f"{offer.hotel_name}, {(offer.check_out - offer.check_in).days} night(s)",
-        starts_at=dt.datetime.combine(offer.check_in, dt.time(15), tzinfo=dt.UTC),
-        ends_at=dt.datetime.combine(offer.check_out, dt.time(11), tzinfo=dt.UTC),
+        starts_at=utc_at(offer.check_in, 15),
+        ends_at=utc_at(offer.check_out, 11),
         price=offer.total,
         currency=offer.currency,
         status="pending_approval" if over else "confirmed",
@@ -645,12 +649,12 @@ def _release_seat(ctx: Ctx, b: Booking) -> None:
             ctx.update(offer, seats_left=offer.seats_left + 1)
 
 
-def _example_cancel(ctx: Ctx) -> dict[str, Any] | None:
-    b = ctx.first(Booking, status="confirmed")
-    return {"booking_id": b.id} if b else None
-
-
-@service.tool(intent="cancel the booking", write=True, destructive=True, example=_example_cancel)
+@service.tool(
+    intent="cancel the booking",
+    write=True,
+    destructive=True,
+    example=first_example(Booking, "booking_id", where={"status": "confirmed"}),
+)
 def cancel_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     """Cancel a pending or confirmed booking; used (flown or stayed) and already cancelled ones cannot be.
 
@@ -708,19 +712,34 @@ def trip_itinerary(ctx: Ctx, trip_id: TripId) -> Itinerary:
 @service.seeder
 def seed(s: SeedContext) -> None:
     """A profile per employee, a policy per department, offers, trips with bookings in every status."""
-    pop = s.population
-    emps = list(pop.employees)
-    currency = _home_currency(s)
+    travelers = _seed_travelers(s)
+    for n, dept in enumerate(sorted({t.department for t in travelers})):
+        s.create(
+            Policy,
+            department=dept,
+            max_flight_fare=(60000, 90000, 150000)[n % 3],
+            max_hotel_nightly_rate=(18000, 25000)[n % 2],
+            currency=_home_currency(s),
+            max_cabin="business" if dept == "Sales" else "economy",
+        )
+    offers = _seed_flight_offers(s)
+    _seed_hotel_offers(s)
+    _seed_trips(s, travelers, offers)
+
+
+def _seed_travelers(s: SeedContext) -> list[Traveler]:
+    """Every employee; the manager is the department's first member (for whom it is the first employee)."""
+    emps = list(s.population.employees)
     heads: dict[str, str] = {}
     for e in emps:
         heads.setdefault(e.department or "General", e.email)
-    trvs: list[Traveler] = []
+    travelers: list[Traveler] = []
     for e in emps:
         dept = e.department or "General"
         manager = (
             heads[dept] if heads[dept] != e.email else (emps[0].email if e.email != emps[0].email else emps[1].email)
         )
-        trvs.append(
+        travelers.append(
             s.create(
                 Traveler,
                 email=e.email,
@@ -732,23 +751,19 @@ def seed(s: SeedContext) -> None:
                 manager_email=manager,
             )
         )
-    for n, dept in enumerate(sorted(heads)):
-        s.create(
-            Policy,
-            department=dept,
-            max_flight_fare=(60000, 90000, 150000)[n % 3],
-            max_hotel_nightly_rate=(18000, 25000)[n % 2],
-            currency=currency,
-            max_cabin="business" if dept == "Sales" else "economy",
-        )
-    home = pop.home.place
+    return travelers
+
+
+def _seed_flight_offers(s: SeedContext) -> list[FlightOffer]:
+    """Thirty quotes between the home city and the others, around today; a third of them stale."""
+    home = s.population.home.place
     others = [p for p in PLACES if p.city != home.city]
     offers: list[FlightOffer] = []
     for n in range(30):
         dest = others[n % len(others)]
         a, b = (home, dest) if n % 2 == 0 else (dest, home)
         day = s.now.date() + dt.timedelta(days=(n % 10) - 3)
-        dep = dt.datetime.combine(day, dt.time(7 + n % 12), tzinfo=dt.UTC)
+        dep = utc_at(day, 7 + n % 12)
         km = _km(a, b)
         cabin: Cabin = ("economy", "economy", "premium_economy", "business")[n % 4]
         code = CARRIERS[n % len(CARRIERS)][0]
@@ -765,12 +780,19 @@ def seed(s: SeedContext) -> None:
                 arrival_at=dep + dt.timedelta(minutes=int((km / 800 + 0.75) * 60)),
                 cabin=cabin,
                 price=int((4000 + km * 9) * CABIN_FACTOR[cabin]) // 100 * 100,
-                currency=currency,
+                currency=_home_currency(s),
                 seats_left=s.rng.randint(0, 9),
                 # A third of the quotes are stale; the rest stay bookable for two days.
                 expires_at=s.now - dt.timedelta(hours=1) if n % 3 == 2 else s.now + dt.timedelta(days=2),
             )
         )
+    return offers
+
+
+def _seed_hotel_offers(s: SeedContext) -> None:
+    """Twenty hotel quotes, one in four in the home city; every fifth stale."""
+    home = s.population.home.place
+    others = [p for p in PLACES if p.city != home.city]
     for n in range(20):
         place = others[n % len(others)] if n % 4 else home
         check_in = s.now.date() + dt.timedelta(days=n % 12 - 2)
@@ -786,14 +808,18 @@ def seed(s: SeedContext) -> None:
             room_type=("standard", "deluxe", "suite")[n % 3],
             nightly_rate=rate,
             total=rate * nights,
-            currency=currency,
+            currency=_home_currency(s),
             expires_at=s.now - dt.timedelta(hours=1) if n % 5 == 4 else s.now + dt.timedelta(days=2),
         )
+
+
+def _seed_trips(s: SeedContext, travelers: list[Traveler], offers: list[FlightOffer]) -> None:
+    """Fifteen trips on the offers not departing today, each with its flight booked in some status."""
     statuses: tuple[BookingStatus, ...] = ("confirmed", "used", "pending_approval", "cancelled", "rejected")
     for n, offer in enumerate(o for o in offers if o.departure_at.date() != s.now.date()):
         if n >= 15:
             break
-        trv = trvs[(n * 5) % len(trvs)]
+        trv = travelers[(n * 5) % len(travelers)]
         trip = s.create(
             Trip,
             traveler_id=trv.id,
@@ -817,7 +843,7 @@ def seed(s: SeedContext) -> None:
             starts_at=offer.departure_at,
             ends_at=offer.arrival_at,
             price=offer.price,
-            currency=currency,
+            currency=_home_currency(s),
             status=status,
             out_of_policy=status in ("pending_approval", "rejected"),
             policy_reason="Only direct flight that day" if status in ("pending_approval", "rejected") else None,

@@ -20,7 +20,7 @@ import re
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation, ToolFailure
@@ -44,6 +44,8 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Value
 
 __all__ = ["service"]
 
@@ -73,10 +75,8 @@ LocationKind = Literal["google_meet", "zoom", "phone", "in_person"]
 MAX_RANGE_DAYS = 7
 
 
-class Interval(BaseModel):
+class Interval(Value):
     """Hours of one weekday when the host can be booked."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     weekday: Weekday = Field(description="Day of the week.")
     start: ClockTime = Field(description="From (HH:MM, host's time zone).")
@@ -652,13 +652,6 @@ def _example_reschedule(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_no_show(ctx: Ctx) -> dict[str, Any] | None:
-    for inv in ctx.where(Invitee, status="active", no_show=False):
-        if ctx.get(ScheduledEvent, inv.scheduled_event_id).end_time <= ctx.now():
-            return {"invitee_id": inv.id}
-    return None
-
-
 def _example_busy(ctx: Ctx) -> dict[str, Any]:
     host = next(iter(ctx.scan(Host)))
     start = ctx.now()
@@ -778,7 +771,16 @@ def reschedule_invitee(ctx: Ctx, invitee_id: InviteeId, new_start_time: DateTime
     return Booking(invitee=new, scheduled_event=ctx.get(ScheduledEvent, new.scheduled_event_id))
 
 
-@service.tool(intent="mark the invitee as a no-show", write=True, example=_example_no_show)
+@service.tool(
+    intent="mark the invitee as a no-show",
+    write=True,
+    example=first_example(
+        Invitee,
+        "invitee_id",
+        where={"status": "active", "no_show": False},
+        match=lambda ctx, inv: ctx.get(ScheduledEvent, inv.scheduled_event_id).end_time <= ctx.now(),
+    ),
+)
 def mark_no_show(ctx: Ctx, invitee_id: InviteeId) -> Invitee:
     """Record that an invitee did not attend; only once the event has ended.
 
@@ -863,7 +865,7 @@ def seed(s: SeedContext) -> None:
     """Sales, Support and People staff as hosts with weekly hours, event types, past and future bookings."""
     pop = s.population
     now = s.now
-    staff = [p for p in pop.employees if p.department in TYPES]
+    staff = pop.staff(*TYPES, fallback=0)
     outside = list(pop.contacts) + list(pop.consumers)
     bookings: list[tuple[EventType, Host, AvailabilitySchedule]] = []
     for i, p in enumerate(staff):
@@ -890,7 +892,7 @@ def seed(s: SeedContext) -> None:
             values = dict(spec)
             if values.get("location_kind") == "in_person":
                 values["location_address"] = pop.home.address
-            et = s.create(EventType, host_id=host.id, updated_at=now - dt.timedelta(days=60), **values)
+            et = s.create(EventType, host_id=host.id, updated_at=s.ago(days=60), **values)
             if et.active:
                 bookings.append((et, host, sched))
     # Past and future bookings, placed on the hosts' open hours without overlaps.

@@ -16,11 +16,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import City, DateTime, Email, IdOf, MeetingLink, PersonName, Quantity, Text, Title
+from compoworld.services.kit.records import Created, Timestamped
+from compoworld.services.kit.time import iso_z, utc_at
 
 __all__ = ["service"]
 
@@ -53,7 +56,7 @@ WORK_START = dt.time(9, 0)
 WORK_END = dt.time(17, 0)
 
 
-class Calendar(Record):
+class Calendar(Created):
     """A calendar owned by one person; the primary one is the person's own."""
 
     id: CalendarId
@@ -67,8 +70,6 @@ class Calendar(Record):
     """IANA time zone the calendar is shown in, e.g. Europe/Berlin."""
     primary: bool = False
     """Whether this is the owner's primary calendar, which cannot be deleted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the calendar was created."""
 
 
 class Room(Record):
@@ -93,7 +94,7 @@ class Room(Record):
     """Whether new bookings are accepted (false while the room is out of service)."""
 
 
-class Event(Record):
+class Event(Timestamped):
     """A meeting or appointment on a calendar."""
 
     id: EventId
@@ -121,10 +122,6 @@ class Event(Record):
     """Who can see the event's details."""
     transparency: Transparency = "opaque"
     """'opaque' blocks the time in free/busy; 'transparent' does not."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the event was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When the event last changed."""
 
 
 class Attendee(Record):
@@ -422,12 +419,12 @@ def _example_create(ctx: Ctx) -> dict[str, Any] | None:
     if cal is None:
         return None
     guest = next((p.email for p in ctx.population.employees if p.email != cal.owner_email), None)
-    start = dt.datetime.combine(ctx.today() + dt.timedelta(days=40), dt.time(14, 0), tzinfo=dt.UTC)
+    start = utc_at(ctx.today() + dt.timedelta(days=40), 14)
     return {
         "calendar_id": cal.id,
         "summary": "Project sync",
-        "start": start.isoformat().replace("+00:00", "Z"),
-        "end": (start + dt.timedelta(minutes=30)).isoformat().replace("+00:00", "Z"),
+        "start": iso_z(start),
+        "end": iso_z(start + dt.timedelta(minutes=30)),
         "attendee_emails": [guest] if guest else [],
         "add_conference": True,
     }
@@ -480,17 +477,13 @@ def _example_add(ctx: Ctx) -> dict[str, Any] | None:
     return None if email is None else {"event_id": event.id, "email": email}
 
 
-def _iso(when: dt.datetime) -> str:
-    return when.isoformat().replace("+00:00", "Z")
-
-
 def _example_freebusy(ctx: Ctx) -> dict[str, Any]:
     emails = [p.email for p in ctx.population.employees[:3]]
     room = ctx.first(Room, bookable=True)
     if room is not None:
         emails.append(room.email)
     start = ctx.now().replace(hour=0, minute=0)
-    return {"emails": emails, "time_min": _iso(start), "time_max": _iso(start + dt.timedelta(days=7))}
+    return {"emails": emails, "time_min": iso_z(start), "time_max": iso_z(start + dt.timedelta(days=7))}
 
 
 def _example_slot(ctx: Ctx) -> dict[str, Any]:
@@ -499,20 +492,20 @@ def _example_slot(ctx: Ctx) -> dict[str, Any]:
     return {
         "attendee_emails": emails,
         "duration_minutes": 45,
-        "window_start": _iso(start),
-        "window_end": _iso(start + dt.timedelta(days=14)),
+        "window_start": iso_z(start),
+        "window_end": iso_z(start + dt.timedelta(days=14)),
     }
 
 
 def _example_rooms(ctx: Ctx) -> dict[str, Any]:
-    start = dt.datetime.combine(ctx.today() + dt.timedelta(days=2), dt.time(10, 0), tzinfo=dt.UTC)
-    return {"start": _iso(start), "end": _iso(start + dt.timedelta(hours=1)), "min_capacity": 4}
+    start = utc_at(ctx.today() + dt.timedelta(days=2), 10)
+    return {"start": iso_z(start), "end": iso_z(start + dt.timedelta(hours=1)), "min_capacity": 4}
 
 
 def _example_agenda(ctx: Ctx) -> dict[str, Any]:
     email = ctx.population.employees[0].email
     start = ctx.now().replace(hour=0, minute=0)
-    return {"email": email, "time_min": _iso(start), "time_max": _iso(start + dt.timedelta(days=14))}
+    return {"email": email, "time_min": iso_z(start), "time_max": iso_z(start + dt.timedelta(days=14))}
 
 
 # -- domain tools --------------------------------------------------------------------------
@@ -985,13 +978,17 @@ EXTERNAL_TOPICS = ("Quarterly business review", "Product demo", "Contract negoti
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Employees' calendars, team calendars, office rooms, and a month of meetings around today."""
-    pop = s.population
-    home = pop.home
-    employees = list(pop.employees)
-    by_email = {p.email: p for p in employees}
-    cal_of: dict[str, Calendar] = {}
+    employees = list(s.population.employees)
+    primary, teams = _seed_calendars(s, employees)
+    rooms = _seed_rooms(s)
+    _seed_events(s, employees, primary, teams, rooms)
+
+
+def _seed_calendars(s: SeedContext, employees: list[Person]) -> tuple[dict[str, Calendar], dict[str, Calendar]]:
+    """Every employee's primary calendar (by e-mail) and a team calendar per department (by department)."""
+    primary: dict[str, Calendar] = {}
     for p in employees:
-        cal_of[p.email] = s.create(
+        primary[p.email] = s.create(
             Calendar,
             summary=p.name,
             owner_email=p.email,
@@ -999,25 +996,31 @@ def seed(s: SeedContext) -> None:
             time_zone=p.place.timezone,
             primary=True,
         )
-    departments = sorted({p.department for p in employees if p.department})
-    team_cals: dict[str, Calendar] = {}
-    for dept in departments:
+    teams: dict[str, Calendar] = {}
+    for dept in sorted({p.department for p in employees if p.department}):
         lead = next(p for p in employees if p.department == dept)
-        team_cals[dept] = s.create(
+        teams[dept] = s.create(
             Calendar,
             summary=f"{dept} team",
             owner_email=lead.email,
             description=f"Shared calendar of the {dept} department",
-            time_zone=home.place.timezone,
+            time_zone=s.population.home.place.timezone,
         )
+    return primary, teams
+
+
+def _seed_rooms(s: SeedContext) -> list[Room]:
+    """The rooms of ROOM_NAMES: eight at headquarters, the others at a second office when there is one."""
+    pop = s.population
+    home = pop.home
     offices = [(home.place.city, "Headquarters")]
     other = next((pl.city for pl in pop.places if pl.city != home.place.city), None)
     if other is not None:
         offices.append((other, f"{other} office"))
-    rooms_made: list[Room] = []
+    rooms: list[Room] = []
     for n, (rname, cap) in enumerate(ROOM_NAMES):
         city, building = offices[0] if n < 8 or len(offices) == 1 else offices[1]
-        rooms_made.append(
+        rooms.append(
             s.create(
                 Room,
                 name=rname,
@@ -1030,119 +1033,169 @@ def seed(s: SeedContext) -> None:
                 bookable=n != 5,
             )
         )
-    bookings: dict[str, list[tuple[dt.datetime, dt.datetime]]] = {r.id: [] for r in rooms_made}
-    customers = list(pop.contacts)
+    return rooms
+
+
+def _weekday(base: dt.datetime, offset: int) -> dt.datetime:
+    """``base`` moved by ``offset`` days, then on to the next Monday if that falls on a weekend."""
+    day = base + dt.timedelta(days=offset)
+    while day.weekday() >= 5:
+        day += dt.timedelta(days=1)
+    return day
+
+
+def _seed_events(
+    s: SeedContext,
+    employees: list[Person],
+    primary: dict[str, Calendar],
+    teams: dict[str, Calendar],
+    rooms: list[Room],
+) -> None:
+    """One to five meetings organised by each employee, and a day working from home for every sixth."""
     base = s.now.replace(hour=0, minute=0, second=0, microsecond=0)
-
-    def weekday(offset: int) -> dt.datetime:
-        day = base + dt.timedelta(days=offset)
-        while day.weekday() >= 5:
-            day += dt.timedelta(days=1)
-        return day
-
+    bookings: dict[str, list[tuple[dt.datetime, dt.datetime]]] = {r.id: [] for r in rooms}
     for i, organizer in enumerate(employees):
         colleagues = [p for p in employees if p.email != organizer.email]
         same_dept = [p for p in colleagues if p.department == organizer.department] or colleagues
+        team = teams.get(organizer.department or "")
         for k in range(s.rng.randint(1, 5)):
-            day = weekday(s.rng.randint(-12, 20))
-            start = day + dt.timedelta(hours=s.rng.randint(9, 16), minutes=s.rng.choice((0, 30)))
-            end = start + dt.timedelta(minutes=s.rng.choice((30, 30, 45, 60, 60, 90)))
-            external = bool(customers) and s.rng.random() < 0.25
-            pool = same_dept if s.rng.random() < 0.7 else colleagues
-            guests = [p.email for p in s.rng.sample(pool, min(len(pool), s.rng.randint(1, 5)))]
-            if external:
-                contact = s.rng.choice(customers)
-                company = pop.company_of(contact)
-                topic = s.rng.choice(EXTERNAL_TOPICS)
-                summary = f"{topic}: {company.name if company else contact.last_name}"
-                guests.append(contact.email)
-            elif len(guests) == 1 and s.rng.random() < 0.5:
-                summary = f"1:1 {organizer.first_name} / {by_email[guests[0]].first_name}"
-            else:
-                summary = s.rng.choice(INTERNAL_TOPICS)
-            calendar = cal_of[organizer.email]
-            if not external and k == 0 and organizer.department in team_cals:
-                team = team_cals[organizer.department]
-                if team.owner_email == organizer.email:
-                    calendar = team
-            room_id = None
-            if not external and s.rng.random() < 0.6:
-                fitting = [r for r in rooms_made if r.bookable and r.capacity >= len(guests) + 1]
-                s.rng.shuffle(fitting)
-                for room in fitting:
-                    if not any(_overlaps(start, end, a, b) for a, b in bookings[room.id]):
-                        room_id = room.id
-                        bookings[room.id].append((start, end))
-                        break
-            roll = s.rng.random()
-            status: EventStatus = "cancelled" if roll < 0.08 else "tentative" if roll < 0.15 else "confirmed"
-            if status == "cancelled" and room_id is not None:
-                bookings[room_id].pop()
-            link = None
-            if external or s.rng.random() < 0.4:
-                code = "".join(s.rng.choice("abcdefghijkmnopqrstuvwxyz") for _ in range(10))
-                link = f"https://meet.{home.domain}/{code[:3]}-{code[3:7]}-{code[7:]}"
-            booked = next((r for r in rooms_made if r.id == room_id), None)
-            event = s.create(
-                Event,
-                calendar_id=calendar.id,
-                summary=summary,
-                description=f"{summary} organised by {organizer.name}.",
-                location=booked.name if booked else ("online" if link else ""),
-                start=start,
-                end=end,
-                organizer_email=organizer.email,
-                room_id=room_id,
-                meeting_link=link,
-                status=status,
-                visibility="private" if summary.startswith("1:1") else "default",
-                created_at=start - dt.timedelta(days=s.rng.randint(3, 20)),
-                updated_at=start - dt.timedelta(days=s.rng.randint(1, 2)),
+            # Each team lead puts their first internal meeting on the team calendar.
+            shared = team if k == 0 and team is not None and team.owner_email == organizer.email else None
+            event, guests = _seed_meeting(
+                s, organizer, primary[organizer.email], shared, same_dept, colleagues, rooms, bookings, base
             )
-            s.create(
-                Attendee,
-                event_id=event.id,
-                email=organizer.email,
-                display_name=organizer.name,
-                response_status="accepted",
-                organizer=True,
-            )
-            past = end <= s.now
-            for email in guests:
-                person = by_email.get(email) or next((c for c in customers if c.email == email), None)
-                answer: ResponseStatus = s.rng.choice(
-                    ("accepted", "accepted", "accepted", "declined", "tentative")
-                    if past
-                    else ("accepted", "accepted", "needs_action", "needs_action", "tentative", "declined")
-                )
-                s.create(
-                    Attendee,
-                    event_id=event.id,
-                    email=email,
-                    display_name=person.name if person else None,
-                    response_status=answer,
-                    optional=s.rng.random() < 0.15,
-                    comment="Running late, will join at quarter past" if answer == "tentative" and i % 3 == 0 else "",
-                )
-        # A weekly non-blocking "working location" marker for some people.
+            _seed_attendees(s, event, organizer, guests, late_notes=i % 3 == 0)
         if i % 6 == 0:
-            day = weekday(s.rng.randint(0, 6))
-            ev = s.create(
-                Event,
-                calendar_id=cal_of[organizer.email].id,
-                summary="Working from home",
-                start=day,
-                end=day + dt.timedelta(days=1),
-                organizer_email=organizer.email,
-                transparency="transparent",
-                created_at=base - dt.timedelta(days=3),
-                updated_at=base - dt.timedelta(days=3),
-            )
-            s.create(
-                Attendee,
-                event_id=ev.id,
-                email=organizer.email,
-                display_name=organizer.name,
-                response_status="accepted",
-                organizer=True,
-            )
+            _seed_home_day(s, organizer, primary[organizer.email], base)
+
+
+def _seed_meeting(
+    s: SeedContext,
+    organizer: Person,
+    calendar: Calendar,
+    team_calendar: Calendar | None,
+    same_dept: list[Person],
+    colleagues: list[Person],
+    rooms: list[Room],
+    bookings: dict[str, list[tuple[dt.datetime, dt.datetime]]],
+    base: dt.datetime,
+) -> tuple[Event, list[Person]]:
+    """One meeting of ``organizer`` with colleagues (and sometimes a customer); returns it and its guests."""
+    pop = s.population
+    customers = list(pop.contacts)
+    day = _weekday(base, s.rng.randint(-12, 20))
+    start = day + dt.timedelta(hours=s.rng.randint(9, 16), minutes=s.rng.choice((0, 30)))
+    end = start + dt.timedelta(minutes=s.rng.choice((30, 30, 45, 60, 60, 90)))
+    external = bool(customers) and s.rng.random() < 0.25
+    pool = same_dept if s.rng.random() < 0.7 else colleagues
+    guests = s.rng.sample(pool, min(len(pool), s.rng.randint(1, 5)))
+    if external:
+        contact = s.rng.choice(customers)
+        company = pop.company_of(contact)
+        topic = s.rng.choice(EXTERNAL_TOPICS)
+        summary = f"{topic}: {company.name if company else contact.last_name}"
+        guests.append(contact)
+    elif len(guests) == 1 and s.rng.random() < 0.5:
+        summary = f"1:1 {organizer.first_name} / {guests[0].first_name}"
+    else:
+        summary = s.rng.choice(INTERNAL_TOPICS)
+    if not external and team_calendar is not None:
+        calendar = team_calendar
+    room = None
+    if not external and s.rng.random() < 0.6:
+        room = _seed_room_booking(s, rooms, bookings, start, end, len(guests) + 1)
+    roll = s.rng.random()
+    status: EventStatus = "cancelled" if roll < 0.08 else "tentative" if roll < 0.15 else "confirmed"
+    if status == "cancelled" and room is not None:
+        bookings[room.id].pop()
+    link = None
+    if external or s.rng.random() < 0.4:
+        code = "".join(s.rng.choice("abcdefghijkmnopqrstuvwxyz") for _ in range(10))
+        link = f"https://meet.{pop.home.domain}/{code[:3]}-{code[3:7]}-{code[7:]}"
+    event = s.create(
+        Event,
+        calendar_id=calendar.id,
+        summary=summary,
+        description=f"{summary} organised by {organizer.name}.",
+        location=room.name if room else ("online" if link else ""),
+        start=start,
+        end=end,
+        organizer_email=organizer.email,
+        room_id=room.id if room else None,
+        meeting_link=link,
+        status=status,
+        visibility="private" if summary.startswith("1:1") else "default",
+        created_at=start - dt.timedelta(days=s.rng.randint(3, 20)),
+        updated_at=start - dt.timedelta(days=s.rng.randint(1, 2)),
+    )
+    return event, guests
+
+
+def _seed_room_booking(
+    s: SeedContext,
+    rooms: list[Room],
+    bookings: dict[str, list[tuple[dt.datetime, dt.datetime]]],
+    start: dt.datetime,
+    end: dt.datetime,
+    people: int,
+) -> Room | None:
+    """A random bookable room seating ``people`` that is free from ``start`` to ``end``, now booked."""
+    fitting = [r for r in rooms if r.bookable and r.capacity >= people]
+    s.rng.shuffle(fitting)
+    for room in fitting:
+        if not any(_overlaps(start, end, a, b) for a, b in bookings[room.id]):
+            bookings[room.id].append((start, end))
+            return room
+    return None
+
+
+def _seed_attendees(s: SeedContext, event: Event, organizer: Person, guests: list[Person], *, late_notes: bool) -> None:
+    """The organizer (accepted) and the guests, who answered a past meeting more often than a coming one."""
+    s.create(
+        Attendee,
+        event_id=event.id,
+        email=organizer.email,
+        display_name=organizer.name,
+        response_status="accepted",
+        organizer=True,
+    )
+    past = event.end <= s.now
+    for person in guests:
+        answer: ResponseStatus = s.rng.choice(
+            ("accepted", "accepted", "accepted", "declined", "tentative")
+            if past
+            else ("accepted", "accepted", "needs_action", "needs_action", "tentative", "declined")
+        )
+        s.create(
+            Attendee,
+            event_id=event.id,
+            email=person.email,
+            display_name=person.name,
+            response_status=answer,
+            optional=s.rng.random() < 0.15,
+            comment="Running late, will join at quarter past" if answer == "tentative" and late_notes else "",
+        )
+
+
+def _seed_home_day(s: SeedContext, person: Person, calendar: Calendar, base: dt.datetime) -> None:
+    """A whole-day "Working from home" marker that does not block the person's time."""
+    day = _weekday(base, s.rng.randint(0, 6))
+    ev = s.create(
+        Event,
+        calendar_id=calendar.id,
+        summary="Working from home",
+        start=day,
+        end=day + dt.timedelta(days=1),
+        organizer_email=person.email,
+        transparency="transparent",
+        created_at=base - dt.timedelta(days=3),
+        updated_at=base - dt.timedelta(days=3),
+    )
+    s.create(
+        Attendee,
+        event_id=ev.id,
+        email=person.email,
+        display_name=person.name,
+        response_status="accepted",
+        organizer=True,
+    )

@@ -25,6 +25,9 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FileLink, IdOf, PersonName, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.world.org import department_of
 
 __all__ = ["service"]
 
@@ -49,7 +52,7 @@ LinkSharing = Literal["restricted", "domain", "anyone"]
 RANK: dict[str, int] = {"none": 0, "reader": 1, "commenter": 2, "writer": 3, "owner": 4}
 
 
-class Document(Record):
+class Document(Created):
     """A document and its current text."""
 
     id: DocumentId
@@ -75,8 +78,6 @@ class Document(Record):
     """Whether writers may share the document."""
     trashed: bool = False
     """Whether it is in the owner's trash (read-only)."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
     modified_at: Annotated[DateTime, UPDATED]
     """When it last changed."""
 
@@ -88,7 +89,7 @@ class Document(Record):
         return data
 
 
-class Revision(Record):
+class Revision(Created):
     """A saved version of a document's text."""
 
     id: RevisionId
@@ -102,8 +103,6 @@ class Revision(Record):
     """The text at that revision."""
     summary: Text = ""
     """What changed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was made."""
 
 
 class Permission(Record):
@@ -142,7 +141,7 @@ class Comment(Record):
     """When it was written."""
 
 
-class Suggestion(Record):
+class Suggestion(Created):
     """A proposed replacement of a passage, accepted or rejected by a writer."""
 
     id: SuggestionId
@@ -158,8 +157,6 @@ class Suggestion(Record):
     """pending, accepted or rejected."""
     decided_by: Email | None = None
     """Who accepted or rejected it."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was made."""
 
 
 documents = service.resource(
@@ -369,18 +366,6 @@ def _example_trash(ctx: Ctx) -> dict[str, Any]:
     return {"document_id": doc.id, "actor_email": doc.owner_email}
 
 
-def _example_restore(ctx: Ctx) -> dict[str, Any] | None:
-    doc = ctx.first(Document, trashed=True)
-    return None if doc is None else {"document_id": doc.id, "actor_email": doc.owner_email}
-
-
-def _example_restore_revision(ctx: Ctx) -> dict[str, Any] | None:
-    for doc in ctx.where(Document, trashed=False):
-        if doc.revision > 1:
-            return {"document_id": doc.id, "editor_email": doc.owner_email, "number": 1}
-    return None
-
-
 # -- documents --------------------------------------------------------------------------------
 
 
@@ -488,7 +473,18 @@ def edit_document(
     return _save(ctx, doc, editor_email, body, summary)
 
 
-@service.tool(intent="roll the document back to an earlier revision", write=True, example=_example_restore_revision)
+@service.tool(
+    intent="roll the document back to an earlier revision",
+    write=True,
+    example=first_example(
+        Document,
+        "document_id",
+        where={"trashed": False},
+        match=lambda ctx, doc: doc.revision > 1,
+        fields={"editor_email": "owner_email"},
+        number=1,
+    ),
+)
 def restore_revision(ctx: Ctx, document_id: DocumentId, editor_email: Email, number: int) -> Document:
     """Make an earlier revision's text current again (as a new revision).
 
@@ -767,7 +763,11 @@ def trash_document(ctx: Ctx, document_id: DocumentId, actor_email: Email) -> Doc
     return ctx.update(doc, trashed=True)
 
 
-@service.tool(intent="restore the document from the trash", write=True, example=_example_restore)
+@service.tool(
+    intent="restore the document from the trash",
+    write=True,
+    example=first_example(Document, "document_id", where={"trashed": True}, fields={"actor_email": "owner_email"}),
+)
 def restore_document(ctx: Ctx, document_id: DocumentId, actor_email: Email) -> Document:
     """Take a document out of the trash; only the owner may.
 
@@ -829,18 +829,17 @@ DOCS: dict[str, tuple[tuple[str, str], ...]] = {
 def seed(s: SeedContext) -> None:
     """Department documents with revisions, colleagues and a few customers as collaborators, comments, suggestions."""
     pop = s.population
-    now = s.now
     staff = list(pop.employees)
     by_dept: dict[str, list[Any]] = {}
     for p in staff:
-        by_dept.setdefault(p.department or "Operations", []).append(p)
+        by_dept.setdefault(department_of(p), []).append(p)
     k = 0
     for dept in sorted(DOCS):
         people = by_dept.get(dept) or staff[:4]
         for j, (title, text) in enumerate(DOCS[dept]):
             k += 1
             owner = people[j % len(people)]
-            created = now - dt.timedelta(days=30 + 3 * k)
+            created = s.ago(days=30 + 3 * k)
             bodies = [text, f"{text}\nNext steps: review with the team.", f"{text}\nNext steps: review and sign off."]
             n_rev = 1 + k % 3
             doc = s.create(

@@ -25,6 +25,8 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, DateTime, Email, FileLink, IdOf, PersonName, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -74,7 +76,7 @@ class Member(Record):
     """Initials shown on card avatars."""
 
 
-class Board(Record):
+class Board(Created):
     """A board: lists of cards a team works through."""
 
     id: BoardId
@@ -88,8 +90,6 @@ class Board(Record):
     """E-mail of the member who created it (an admin of the board)."""
     closed: bool = False
     """Closed boards are read-only until reopened."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the board was created."""
 
 
 class BoardMembership(Record):
@@ -534,12 +534,11 @@ def add_board_member(ctx: Ctx, board_id: BoardId, email: Email, role: BoardRole 
     return ctx.create(BoardMembership, board_id=board.id, member_email=email, role=role)
 
 
-def _example_create_list(ctx: Ctx) -> dict[str, Any] | None:
-    board = ctx.first(Board, closed=False)
-    return None if board is None else {"board_id": board.id, "name": "Blocked", "position": "bottom"}
-
-
-@service.tool(intent="add a list to the board", write=True, example=_example_create_list)
+@service.tool(
+    intent="add a list to the board",
+    write=True,
+    example=first_example(Board, "board_id", where={"closed": False}, name="Blocked", position="bottom"),
+)
 def create_list(ctx: Ctx, board_id: BoardId, name: ListName, position: Position = "bottom") -> CardList:
     """Add a list to an open board, left of all others (top) or right of them (bottom).
 
@@ -778,7 +777,7 @@ def seed(s: SeedContext) -> None:
         )
     customers = list(pop.customers)
     for b, (name, dept, desc, list_names, closed) in enumerate(BOARDS):
-        team = [p for p in staff if p.department == dept] or staff[:4]
+        team = pop.staff(dept, fallback=4)
         owner = next((p for p in team if "Manager" in p.job_title or "Lead" in p.job_title), team[0])
         board = s.create(
             Board,
@@ -787,7 +786,7 @@ def seed(s: SeedContext) -> None:
             visibility=("workspace", "private")[b % 2],
             owner_email=owner.email,
             closed=closed,
-            created_at=now - dt.timedelta(days=120 - 20 * b),
+            created_at=s.ago(days=120 - 20 * b),
         )
         helpers = [p for p in staff if p.department != dept][b * 2 : b * 2 + 2]
         board_people = [owner, *[p for p in team if p is not owner], *helpers]
@@ -834,7 +833,7 @@ def seed(s: SeedContext) -> None:
                 customer_company=company,
                 attachments=(f"https://files.example.com/boards/{board.id}/{k + 1}.pdf",) if k % 4 == 1 else (),
                 closed=archived,
-                updated_at=now - dt.timedelta(days=rng.randint(1, 20)),
+                updated_at=s.ago(days=rng.randint(1, 20)),
             )
             if name == "Customer Onboarding" or (name == "Office Move" and k < 2):
                 steps = ONBOARDING_STEPS if name == "Customer Onboarding" else ("Get quotes", "Sign the order")

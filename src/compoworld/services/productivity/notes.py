@@ -18,14 +18,17 @@ import datetime as dt
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, IdOf, PersonName, Text, Title, Url
+from compoworld.services.kit.records import Value
+from compoworld.world.org import department_of
 
 __all__ = ["service"]
 
@@ -82,10 +85,8 @@ _PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
 _URL = re.compile(r"^https?://\S+$")
 
 
-class PropertySchema(BaseModel):
+class PropertySchema(Value):
     """One column of a database."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: PropName = Field(description="Property name; unique in the database.")
     type: PropType = Field(description="Value type.")
@@ -629,10 +630,8 @@ def update_row(ctx: Ctx, page_id: PageId, properties: dict[str, PropValue], edit
     return ctx.update(row, properties=values, title=title, last_edited_by=editor_email)
 
 
-class Condition(BaseModel):
+class Condition(Value):
     """A filter on one property."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     property: PropName = Field(description="Property name.")
     operator: Literal["equals", "not_equals", "contains", "greater_than", "less_than", "is_empty", "is_not_empty"] = (
@@ -641,10 +640,8 @@ class Condition(BaseModel):
     value: PropValue = Field(default=None, description="Value to compare with (not for is_empty/is_not_empty).")
 
 
-class Sort(BaseModel):
+class Sort(Value):
     """A sort on one property."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     property: PropName = Field(description="Property name.")
     direction: Literal["ascending", "descending"] = Field(default="ascending", description="Order.")
@@ -748,10 +745,8 @@ def query_database(
 # -- blocks -----------------------------------------------------------------------------------
 
 
-class NewBlock(BaseModel):
+class NewBlock(Value):
     """A block to append."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     type: BlockType = Field(description="Block type.")
     text: Text = Field(default="", description="Text content (none for a divider).")
@@ -1045,54 +1040,63 @@ TASKS = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Staff as members, department pages with content, a task database, a customer accounts database."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    staff = list(pop.employees)
+    staff = list(s.population.employees)
     for p in staff:
         s.create(Member, name=p.name, email=p.email)
     s.create(Member, name="Sync Bot", type="bot")
-    by_dept: dict[str, list[Any]] = {}
+    by_dept: dict[str, list[Person]] = {}
     for p in staff:
-        by_dept.setdefault(p.department or "Operations", []).append(p)
+        by_dept.setdefault(department_of(p), []).append(p)
+    homes = _seed_team_pages(s, by_dept)
+    first_home = homes[sorted(homes)[0]]
+    _seed_task_database(s, staff, by_dept.get("Engineering") or staff, first_home)
+    _seed_account_database(s, by_dept.get("Sales") or staff, homes.get("Sales", first_home))
 
-    def page(title: str, author: Any, parent: Page | None = None, **kw: Any) -> Page:
-        when = now - dt.timedelta(days=rng.randint(5, 200))
-        return s.create(
-            Page,
-            title=title,
-            parent_type="page" if parent else "workspace",
-            parent_page_id=parent.id if parent else None,
-            created_by=author.email,
+
+def _seed_page(s: SeedContext, title: str, author: Person, parent: Page | None = None, **kw: Any) -> Page:
+    """A page written some time in the last 200 days and edited a day later."""
+    when = s.ago(days=s.rng.randint(5, 200))
+    return s.create(
+        Page,
+        title=title,
+        parent_type="page" if parent else "workspace",
+        parent_page_id=parent.id if parent else None,
+        created_by=author.email,
+        last_edited_by=author.email,
+        created_time=when,
+        last_edited_time=when + dt.timedelta(days=1),
+        **kw,
+    )
+
+
+def _seed_blocks(s: SeedContext, pg: Page, author: Person, items: list[tuple[str, str, bool | None]]) -> None:
+    """The blocks of a page, in order; a "child" item is a bullet nested under the last toggle."""
+    parent_block: Block | None = None
+    for k, (kind, text, checked) in enumerate(items):
+        b = s.create(
+            Block,
+            page_id=pg.id,
+            parent_block_id=parent_block.id if kind == "child" and parent_block else None,
+            position=k + 1,
+            type="bulleted_list_item" if kind == "child" else kind,
+            text=text,
+            checked=checked,
             last_edited_by=author.email,
-            created_time=when,
-            last_edited_time=when + dt.timedelta(days=1),
-            **kw,
+            last_edited_time=pg.last_edited_time,
         )
+        if kind == "toggle":
+            parent_block = b
 
-    def content(pg: Page, author: Any, items: list[tuple[str, str, bool | None]]) -> None:
-        parent_block: Block | None = None
-        for k, (kind, text, checked) in enumerate(items):
-            b = s.create(
-                Block,
-                page_id=pg.id,
-                parent_block_id=parent_block.id if kind == "child" and parent_block else None,
-                position=k + 1,
-                type="bulleted_list_item" if kind == "child" else kind,
-                text=text,
-                checked=checked,
-                last_edited_by=author.email,
-                last_edited_time=pg.last_edited_time,
-            )
-            if kind == "toggle":
-                parent_block = b
 
+def _seed_team_pages(s: SeedContext, by_dept: dict[str, list[Person]]) -> dict[str, Page]:
+    """Each department's home page with content and a meeting-notes subpage; returns the homes by department."""
     homes: dict[str, Page] = {}
     for dept in sorted(by_dept):
         author = by_dept[dept][0]
-        home = page(f"{dept} home", author, icon="📁")
+        home = _seed_page(s, f"{dept} home", author, icon="📁")
         homes[dept] = home
-        content(
+        _seed_blocks(
+            s,
             home,
             author,
             [
@@ -1105,19 +1109,23 @@ def seed(s: SeedContext) -> None:
                 ("divider", "", None),
             ],
         )
-        sub = page(f"{dept} meeting notes", author, home)
-        content(sub, author, [("heading_2", "Last meeting", None), ("to_do", "Share the summary", False)])
+        sub = _seed_page(s, f"{dept} meeting notes", author, home)
+        _seed_blocks(s, sub, author, [("heading_2", "Last meeting", None), ("to_do", "Share the summary", False)])
         if dept == "Operations":
-            page("Old vendor list", author, home, archived=True)
+            _seed_page(s, "Old vendor list", author, home, archived=True)
+    return homes
 
-    eng = by_dept.get("Engineering") or staff
+
+def _seed_task_database(s: SeedContext, staff: list[Person], engineers: list[Person], home: Page) -> None:
+    """The team task database: every task twice (the second time as a follow-up), the last one archived."""
+    now = s.now
     tasks = s.create(
         Database,
         title="Team tasks",
-        parent_page_id=homes[sorted(homes)[0]].id,
+        parent_page_id=home.id,
         properties=TASK_SCHEMA,
-        created_by=eng[0].email,
-        created_time=now - dt.timedelta(days=120),
+        created_by=engineers[0].email,
+        created_time=s.ago(days=120),
     )
     statuses = ("Not started", "In progress", "Done")
     for k, task in enumerate(TASKS * 2):
@@ -1142,23 +1150,26 @@ def seed(s: SeedContext) -> None:
             database_id=tasks.id,
             properties=values,
             archived=k == len(TASKS) * 2 - 1,
-            created_by=eng[k % len(eng)].email,
+            created_by=engineers[k % len(engineers)].email,
             last_edited_by=who.email,
-            created_time=now - dt.timedelta(days=60 - k),
-            last_edited_time=now - dt.timedelta(days=30 - k),
+            created_time=s.ago(days=60 - k),
+            last_edited_time=s.ago(days=30 - k),
         )
-    sales = by_dept.get("Sales") or staff
+
+
+def _seed_account_database(s: SeedContext, sales: list[Person], home: Page) -> None:
+    """The customer accounts database: a row per customer company (16 at most) kept by the sales team."""
+    pop = s.population
     accounts = s.create(
         Database,
         title="Customer accounts",
-        parent_page_id=homes.get("Sales", homes[sorted(homes)[0]]).id,
+        parent_page_id=home.id,
         properties=ACCOUNT_SCHEMA,
         created_by=sales[0].email,
-        created_time=now - dt.timedelta(days=150),
+        created_time=s.ago(days=150),
     )
     for k, company in enumerate(pop.customers[:16]):
-        people = pop.people_at(company)
-        contact = people[0] if people else None
+        contact = pop.first_contact(company)
         s.create(
             Page,
             title=company.name,
@@ -1176,6 +1187,6 @@ def seed(s: SeedContext) -> None:
             },
             created_by=sales[k % len(sales)].email,
             last_edited_by=sales[k % len(sales)].email,
-            created_time=now - dt.timedelta(days=140 - k),
-            last_edited_time=now - dt.timedelta(days=20 - k),
+            created_time=s.ago(days=140 - k),
+            last_edited_time=s.ago(days=20 - k),
         )

@@ -37,6 +37,7 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -93,7 +94,7 @@ class User(Record):
     """For a guest: the client company they work for."""
 
 
-class Project(Record):
+class Project(Created):
     """A project: tasks grouped in sections, with an owner, dates and a status."""
 
     id: ProjectId
@@ -117,8 +118,6 @@ class Project(Record):
     """on_track, at_risk, off_track, on_hold or complete."""
     archived: bool = False
     """Archived projects are read-only; only un-archiving them (archived=false) is allowed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the project was created."""
 
 
 class Section(Record):
@@ -131,7 +130,7 @@ class Section(Record):
     """Section name; unique within the project."""
 
 
-class Task(Record):
+class Task(Created):
     """A task, milestone or approval; a subtask has a parent task."""
 
     id: TaskId
@@ -165,8 +164,6 @@ class Task(Record):
     """Whether the task is done."""
     completed_at: DateTime | None = None
     """When it was completed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
     modified_at: Annotated[DateTime, UPDATED]
     """When it last changed."""
 
@@ -984,9 +981,9 @@ def seed(s: SeedContext) -> None:
             guests.setdefault(c.name, []).append(p.email)
     for n, (name, dept, client_key, section_names, plan, archived) in enumerate(PLANS):
         client = clients[int(client_key[-1])] if client_key else None
-        team = [p.email for p in staff if p.department == dept] or [p.email for p in staff[:4]]
+        team = [p.email for p in pop.staff(dept, fallback=4)]
         owner = team[0]
-        created = now - dt.timedelta(days=90 - 10 * n)
+        created = s.ago(days=90 - 10 * n)
         project = s.create(
             Project,
             workspace_id=ws.id,
@@ -1053,7 +1050,7 @@ def seed(s: SeedContext) -> None:
                     due_on=today + dt.timedelta(days=j * 3 - 2),
                     followers=(host.assignee_email,) if host.assignee_email else (),
                     completed=j == 0,
-                    completed_at=now - dt.timedelta(days=1) if j == 0 else None,
+                    completed_at=s.ago(days=1) if j == 0 else None,
                     created_at=host.created_at,
                     modified_at=host.created_at,
                 )

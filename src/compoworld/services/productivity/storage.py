@@ -25,11 +25,16 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Deleted, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FileLink, IdOf, PersonName
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.services.kit.time import utc_at
+from compoworld.world.org import department_of
 
 __all__ = ["service"]
 
@@ -100,7 +105,7 @@ class Account(Record):
     """When the drive was set up."""
 
 
-class Folder(Record):
+class Folder(Created):
     """A folder in an owner's drive."""
 
     id: FolderId
@@ -116,8 +121,6 @@ class Folder(Record):
     """Whether the folder is in the trash (itself or through a trashed parent)."""
     explicitly_trashed: bool = False
     """Whether the folder itself was trashed (rather than a folder above it)."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the folder was created."""
 
 
 class File(Record):
@@ -188,7 +191,7 @@ class Permission(Record):
     """When access was granted."""
 
 
-class SharedLink(Record):
+class SharedLink(Created):
     """A URL that opens a file for anyone holding it (public) or for colleagues (team only)."""
 
     id: SharedLinkId
@@ -206,8 +209,6 @@ class SharedLink(Record):
     """When the link stops working; null for never."""
     status: Literal["active", "revoked"] = "active"
     """Whether the link still works; revocation is final."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the link was created."""
 
 
 def _guard_account(ctx: Ctx, new: Any, old: Any) -> None:
@@ -579,21 +580,20 @@ def _first_file(ctx: Ctx, *, trashed: bool = False, explicit: bool | None = None
 # -- files and folders -----------------------------------------------------------------------
 
 
-def _ex_upload(ctx: Ctx) -> dict[str, Any] | None:
-    folder = _first_editable_folder(ctx)
-    if folder is None:
-        return None
-    return {
-        "actor_email": folder.owner_email,
-        "folder_id": folder.id,
-        "name": "Meeting notes 2026-03-02.txt",
-        "size_bytes": 2048,
-        "mime_type": "text/plain",
-        "autorename": True,
-    }
-
-
-@service.tool(intent="upload a file", write=True, example=_ex_upload)
+@service.tool(
+    intent="upload a file",
+    write=True,
+    example=first_example(
+        Folder,
+        "folder_id",
+        where={"trashed": False},
+        fields={"actor_email": "owner_email"},
+        name="Meeting notes 2026-03-02.txt",
+        size_bytes=2048,
+        mime_type="text/plain",
+        autorename=True,
+    ),
+)
 def upload_file(
     ctx: Ctx,
     actor_email: Email,
@@ -670,12 +670,11 @@ def _add_revision(ctx: Ctx, f: File, size: int, digest: str, author: str, mime: 
     )
 
 
-def _ex_create_folder(ctx: Ctx) -> dict[str, Any] | None:
-    acc = ctx.first(Account)
-    return None if acc is None else {"actor_email": acc.email, "name": "Conformance reviews", "autorename": True}
-
-
-@service.tool(intent="create a folder", write=True, example=_ex_create_folder)
+@service.tool(
+    intent="create a folder",
+    write=True,
+    example=first_example(Account, None, fields={"actor_email": "email"}, name="Conformance reviews", autorename=True),
+)
 def create_folder(
     ctx: Ctx, actor_email: Email, name: ItemName, parent_id: FolderId | None = None, autorename: bool = False
 ) -> Folder:
@@ -703,12 +702,7 @@ def create_folder(
     return ctx.create(Folder, name=name, parent_id=parent_id, owner_email=owner, path=_path(parent, name))
 
 
-def _ex_list_folder(ctx: Ctx) -> dict[str, Any] | None:
-    folder = _first_editable_folder(ctx)
-    return None if folder is None else {"folder_id": folder.id}
-
-
-@service.tool(intent="list what is in the folder", example=_ex_list_folder)
+@service.tool(intent="list what is in the folder", example=first_example(Folder, "folder_id", where={"trashed": False}))
 def list_folder(
     ctx: Ctx, folder_id: FolderId | None = None, owner_email: Email | None = None, include_trashed: bool = False
 ) -> FolderListing:
@@ -851,14 +845,18 @@ def _destination(ctx: Ctx, dest_id: str | None, owner: str, what: str) -> Folder
     return dest
 
 
-def _ex_move_file(ctx: Ctx) -> dict[str, Any] | None:
-    for f in ctx.scan(File):
-        if not f.trashed and f.folder_id is not None:
-            return {"file_id": f.id, "actor_email": f.owner_email, "autorename": True}
-    return None
-
-
-@service.tool(intent="move the file to another folder", write=True, example=_ex_move_file)
+@service.tool(
+    intent="move the file to another folder",
+    write=True,
+    example=first_example(
+        File,
+        "file_id",
+        where={"trashed": False},
+        match=lambda ctx, f: f.folder_id is not None,
+        fields={"actor_email": "owner_email"},
+        autorename=True,
+    ),
+)
 def move_file(
     ctx: Ctx,
     file_id: FileId,
@@ -906,14 +904,18 @@ def move_file(
     return ctx.update(f, folder_id=destination_folder_id, name=name, path=_path(dest, name))
 
 
-def _ex_move_folder(ctx: Ctx) -> dict[str, Any] | None:
-    for folder in ctx.scan(Folder):
-        if not folder.trashed and folder.parent_id is not None:
-            return {"folder_id": folder.id, "actor_email": folder.owner_email, "autorename": True}
-    return None
-
-
-@service.tool(intent="move the folder somewhere else", write=True, example=_ex_move_folder)
+@service.tool(
+    intent="move the folder somewhere else",
+    write=True,
+    example=first_example(
+        Folder,
+        "folder_id",
+        where={"trashed": False},
+        match=lambda ctx, folder: folder.parent_id is not None,
+        fields={"actor_email": "owner_email"},
+        autorename=True,
+    ),
+)
 def move_folder(
     ctx: Ctx,
     folder_id: FolderId,
@@ -968,14 +970,17 @@ def move_folder(
     return moved
 
 
-def _ex_copy(ctx: Ctx) -> dict[str, Any] | None:
-    f = _first_file(ctx)
-    if f is None:
-        return None
-    return {"file_id": f.id, "actor_email": f.owner_email, "destination_folder_id": f.folder_id, "autorename": True}
-
-
-@service.tool(intent="copy the file", write=True, example=_ex_copy)
+@service.tool(
+    intent="copy the file",
+    write=True,
+    example=first_example(
+        File,
+        "file_id",
+        where={"trashed": False},
+        fields={"actor_email": "owner_email", "destination_folder_id": "folder_id"},
+        autorename=True,
+    ),
+)
 def copy_file(
     ctx: Ctx,
     file_id: FileId,
@@ -1020,12 +1025,11 @@ def copy_file(
 # -- trash and deletion ---------------------------------------------------------------------
 
 
-def _ex_trash_file(ctx: Ctx) -> dict[str, Any] | None:
-    f = _first_file(ctx)
-    return None if f is None else {"file_id": f.id, "actor_email": f.owner_email}
-
-
-@service.tool(intent="move the file to the trash", write=True, example=_ex_trash_file)
+@service.tool(
+    intent="move the file to the trash",
+    write=True,
+    example=first_example(File, "file_id", where={"trashed": False}, fields={"actor_email": "owner_email"}),
+)
 def trash_file(ctx: Ctx, file_id: FileId, actor_email: Email) -> File:
     """Move a file to the trash; it keeps using quota until the trash is emptied and can be restored.
 
@@ -1040,12 +1044,11 @@ def trash_file(ctx: Ctx, file_id: FileId, actor_email: Email) -> File:
     return ctx.update(f, trashed=True, explicitly_trashed=True)
 
 
-def _ex_trash_folder(ctx: Ctx) -> dict[str, Any] | None:
-    folder = _first_editable_folder(ctx)
-    return None if folder is None else {"folder_id": folder.id, "actor_email": folder.owner_email}
-
-
-@service.tool(intent="move the folder to the trash", write=True, example=_ex_trash_folder)
+@service.tool(
+    intent="move the folder to the trash",
+    write=True,
+    example=first_example(Folder, "folder_id", where={"trashed": False}, fields={"actor_email": "owner_email"}),
+)
 def trash_folder(ctx: Ctx, folder_id: FolderId, actor_email: Email) -> Folder:
     """Move a folder and everything inside it to the trash.
 
@@ -1122,14 +1125,13 @@ def restore_file(ctx: Ctx, file_id: FileId, actor_email: Email) -> File:
     return ctx.update(f, trashed=False, explicitly_trashed=False)
 
 
-def _ex_restore_folder(ctx: Ctx) -> dict[str, Any] | None:
-    for folder in ctx.scan(Folder):
-        if folder.explicitly_trashed:
-            return {"folder_id": folder.id, "actor_email": folder.owner_email}
-    return None
-
-
-@service.tool(intent="restore the folder from the trash", write=True, example=_ex_restore_folder)
+@service.tool(
+    intent="restore the folder from the trash",
+    write=True,
+    example=first_example(
+        Folder, "folder_id", where={"explicitly_trashed": True}, fields={"actor_email": "owner_email"}
+    ),
+)
 def restore_folder(ctx: Ctx, folder_id: FolderId, actor_email: Email) -> Folder:
     """Take a trashed folder out of the trash with everything that was trashed along with it.
 
@@ -1179,13 +1181,12 @@ def delete_file(ctx: Ctx, file_id: FileId, actor_email: Email) -> Deletion:
     return Deletion(deleted_file_ids=[f.id], deleted_folder_ids=[], freed_bytes=f.size_bytes)
 
 
-def _ex_delete_folder(ctx: Ctx) -> dict[str, Any] | None:
-    folder = ctx.first(Folder)
-    return None if folder is None else {"folder_id": folder.id, "actor_email": folder.owner_email, "recursive": True}
-
-
 @service.tool(
-    intent="delete the folder permanently", write=True, destructive=True, idempotent=False, example=_ex_delete_folder
+    intent="delete the folder permanently",
+    write=True,
+    destructive=True,
+    idempotent=False,
+    example=first_example(Folder, "folder_id", fields={"actor_email": "owner_email"}, recursive=True),
 )
 def delete_folder(ctx: Ctx, folder_id: FolderId, actor_email: Email, recursive: bool = False) -> Deletion:
     """Delete a folder permanently; a folder that is not empty needs recursive=true.
@@ -1219,12 +1220,13 @@ def delete_folder(ctx: Ctx, folder_id: FolderId, actor_email: Email, recursive: 
     )
 
 
-def _ex_empty_trash(ctx: Ctx) -> dict[str, Any] | None:
-    f = _first_file(ctx, trashed=True)
-    return None if f is None else {"owner_email": f.owner_email}
-
-
-@service.tool(intent="empty the trash", write=True, destructive=True, idempotent=True, example=_ex_empty_trash)
+@service.tool(
+    intent="empty the trash",
+    write=True,
+    destructive=True,
+    idempotent=True,
+    example=first_example(File, None, where={"trashed": True}, fields={"owner_email": "owner_email"}),
+)
 def empty_trash(ctx: Ctx, owner_email: Email) -> Deletion:
     """Permanently delete everything in a drive's trash, freeing its quota.
 
@@ -1413,12 +1415,12 @@ def change_member_role(ctx: Ctx, permission_id: PermissionId, role: Role, actor_
     return ctx.update(perm, role=role)
 
 
-def _ex_remove_member(ctx: Ctx) -> dict[str, Any] | None:
-    perm = ctx.first(Permission)
-    return None if perm is None else {"permission_id": perm.id, "actor_email": perm.email}
-
-
-@service.tool(intent="stop sharing the item with the person", write=True, destructive=True, example=_ex_remove_member)
+@service.tool(
+    intent="stop sharing the item with the person",
+    write=True,
+    destructive=True,
+    example=first_example(Permission, "permission_id", fields={"actor_email": "email"}),
+)
 def remove_member(ctx: Ctx, permission_id: PermissionId, actor_email: Email) -> Deleted:
     """Remove a person's access to a shared file or folder.
 
@@ -1439,14 +1441,18 @@ def remove_member(ctx: Ctx, permission_id: PermissionId, actor_email: Email) -> 
 # -- shared links ---------------------------------------------------------------------------
 
 
-def _ex_create_link(ctx: Ctx) -> dict[str, Any] | None:
-    for f in ctx.scan(File):
-        if not f.trashed and ctx.first(SharedLink, file_id=f.id, status="active") is None:
-            return {"file_id": f.id, "actor_email": f.owner_email, "audience": "public"}
-    return None
-
-
-@service.tool(intent="create a shareable link to the file", write=True, example=_ex_create_link)
+@service.tool(
+    intent="create a shareable link to the file",
+    write=True,
+    example=first_example(
+        File,
+        "file_id",
+        where={"trashed": False},
+        match=lambda ctx, f: ctx.first(SharedLink, file_id=f.id, status="active") is None,
+        fields={"actor_email": "owner_email"},
+        audience="public",
+    ),
+)
 def create_shared_link(
     ctx: Ctx,
     file_id: FileId,
@@ -1545,12 +1551,9 @@ def get_shared_link_metadata(ctx: Ctx, url: FileLink, viewer_email: Email | None
     return f
 
 
-def _ex_space(ctx: Ctx) -> dict[str, Any] | None:
-    acc = ctx.first(Account)
-    return None if acc is None else {"email": acc.email}
-
-
-@service.tool(intent="check how much storage space is used", example=_ex_space)
+@service.tool(
+    intent="check how much storage space is used", example=first_example(Account, None, fields={"email": "email"})
+)
 def get_space_usage(ctx: Ctx, email: Email) -> SpaceUsage:
     """Report how much of a person's drive quota is used, by all files and by the trash.
 
@@ -1616,27 +1619,48 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 @service.seeder
 def seed(s: SeedContext) -> None:
     """A drive per employee with department folders and files, shares, links, trash and history."""
-    pop = s.population
-    rng = s.rng
-    employees = list(pop.employees)
-    customers = list(pop.customers)
-    usage: dict[str, int] = {}
-    dept_folders: list[Folder] = []
-    counter = [0]
+    employees = list(s.population.employees)
+    uploads = _Uploads(s)
+    dept_folders = _seed_drives(s, employees, uploads)
+    _seed_folder_shares(s, employees, dept_folders)
+    live_files = [f for f in s.records(File) if not f.trashed]
+    _seed_customer_shares(s, live_files)
+    _seed_shared_links(s, live_files)
+    _seed_accounts(s, employees, uploads)
 
-    def add_file(
-        owner: str, parent: Folder | None, name: str, max_days: int, *, in_trash: bool = False, size: int = 0
+
+class _Uploads:
+    """Seeds files with their revision history and counts the bytes each owner uses."""
+
+    def __init__(self, s: SeedContext) -> None:
+        self.s = s
+        self.usage: dict[str, int] = {}
+        self.count = 0
+
+    def add(
+        self, owner: str, parent: Folder | None, name: str, max_days: int, *, in_trash: bool = False, size: int = 0
     ) -> File:
+        """A file uploaded in the last ``max_days`` days, with one to three revisions unless ``size`` fixes it.
+
+        Args:
+            owner: E-mail of the drive's owner.
+            parent: The folder; None for the top level.
+            name: File name; its extension picks the MIME type and the size range.
+            max_days: How long ago it may have been uploaded, at most.
+            in_trash: Whether it is in the trash along with its folder.
+            size: A fixed size for a single revision; 0 draws the size and the revision count.
+        """
+        s, rng = self.s, self.s.rng
         ext = name.rpartition(".")[2]
         lo, hi = _SIZE[ext]
-        created = s.now - dt.timedelta(days=rng.randint(1, max_days), hours=rng.randint(0, 8))
+        created = s.ago(days=rng.randint(1, max_days), hours=rng.randint(0, 8))
         versions: list[tuple[int, str, dt.datetime]] = []
         when = created
         for _ in range(1 if size else rng.choice((1, 1, 1, 2, 3))):
             versions.append((size or rng.randint(lo, hi), f"{rng.getrandbits(256):064x}", when))
             when = min(when + dt.timedelta(days=rng.randint(1, 6)), s.now)
-        counter[0] += 1
-        explicit = not in_trash and not size and counter[0] % 13 == 6
+        self.count += 1
+        explicit = not in_trash and not size and self.count % 13 == 6
         size, digest, modified = versions[-1]
         f = s.create(
             File,
@@ -1664,23 +1688,32 @@ def seed(s: SeedContext) -> None:
                 modified_by=owner,
                 created_at=vwhen,
             )
-        usage[owner] = usage.get(owner, 0) + size
+        self.usage[owner] = self.usage.get(owner, 0) + size
         return f
 
-    def fill(name: str) -> str:
-        return name.format(
-            customer=rng.choice(customers).name if customers else "Partner",
-            month=rng.choice(_MONTHS),
-            sku=rng.choice(pop.products).sku if pop.products else "SKU-1",
-        )
 
+def _fill(s: SeedContext, name: str) -> str:
+    """A file name template with a random customer, month and product SKU filled in."""
+    pop = s.population
+    customers = pop.customers
+    return name.format(
+        customer=s.rng.choice(customers).name if customers else "Partner",
+        month=s.rng.choice(_MONTHS),
+        sku=s.rng.choice(pop.products).sku if pop.products else "SKU-1",
+    )
+
+
+def _seed_drives(s: SeedContext, employees: list[Person], uploads: _Uploads) -> list[Folder]:
+    """Folders and files in most employees' drives; returns the department folders."""
+    rng = s.rng
+    dept_folders: list[Folder] = []
     newest = max(employees, key=lambda p: (p.hire_date or s.now.date(), p.email), default=None)
     for i, person in enumerate(employees):
         if i % 11 == 10 or person is newest:
             continue  # a few people, the newest hire among them, have not used their drive yet
-        dept = person.department or "Operations"
+        dept = department_of(person)
         days = rng.randint(20, 400)
-        made = s.now - dt.timedelta(days=days)
+        made = s.ago(days=days)
         docs = s.create(Folder, name="Documents", owner_email=person.email, path="/Documents", created_at=made)
         work = s.create(
             Folder, name=_DEPT_FOLDER[dept], owner_email=person.email, path=f"/{_DEPT_FOLDER[dept]}", created_at=made
@@ -1694,13 +1727,13 @@ def seed(s: SeedContext) -> None:
             path="/Documents/Archive",
             created_at=made,
         )
-        names = {fill(t) for t in rng.sample(_DEPT_FILES[dept], k=min(3, len(_DEPT_FILES[dept])))}
+        names = {_fill(s, t) for t in rng.sample(_DEPT_FILES[dept], k=min(3, len(_DEPT_FILES[dept])))}
         for name in sorted(names):
-            add_file(person.email, work, name, days)
-        add_file(person.email, docs, fill(rng.choice(_COMMON_FILES)), days)
-        add_file(person.email, archive, fill(rng.choice(_DEPT_FILES[dept])), days)
+            uploads.add(person.email, work, name, days)
+        uploads.add(person.email, docs, _fill(s, rng.choice(_COMMON_FILES)), days)
+        uploads.add(person.email, archive, _fill(s, rng.choice(_DEPT_FILES[dept])), days)
         if rng.random() < 0.4:
-            add_file(person.email, None, fill(rng.choice(_COMMON_FILES)), days)
+            uploads.add(person.email, None, _fill(s, rng.choice(_COMMON_FILES)), days)
         if i % 9 == 4:
             old = s.create(
                 Folder,
@@ -1713,9 +1746,13 @@ def seed(s: SeedContext) -> None:
                 created_at=made,
             )
             for n in range(2):
-                add_file(person.email, old, f"Draft {n + 1}.docx", days, in_trash=True)
+                uploads.add(person.email, old, f"Draft {n + 1}.docx", days, in_trash=True)
+    return dept_folders
 
-    # Department folders shared with colleagues; customer documents shared with the customer's people.
+
+def _seed_folder_shares(s: SeedContext, employees: list[Person], dept_folders: list[Folder]) -> None:
+    """Each department folder shared with up to two colleagues of its owner's department."""
+    rng = s.rng
     by_dept: dict[str, list[str]] = {}
     for p in employees:
         by_dept.setdefault(p.department or "", []).append(p.email)
@@ -1731,8 +1768,13 @@ def seed(s: SeedContext) -> None:
                 granted_by=folder.owner_email,
                 created_at=folder.created_at,
             )
-    by_name = {c.name: c for c in customers}
-    live_files = [f for f in s.records(File) if not f.trashed]
+
+
+def _seed_customer_shares(s: SeedContext, live_files: list[File]) -> None:
+    """Files named after a customer shared with one of that customer's people."""
+    pop = s.population
+    rng = s.rng
+    by_name = {c.name: c for c in pop.customers}
     for f in live_files:
         for marker in ("Proposal - ", "Pricing - ", "Escalation notes - ", "Runbook - "):
             if f.name.startswith(marker):
@@ -1747,11 +1789,14 @@ def seed(s: SeedContext) -> None:
                         granted_by=f.owner_email,
                         created_at=f.created_at,
                     )
-    # Shared links on a fifth of the files; some revoked, some expired, some expiring.
-    home = pop.home.domain
+
+
+def _seed_shared_links(s: SeedContext, live_files: list[File]) -> None:
+    """Shared links on a fifth of the files; some revoked, some expired, some expiring."""
+    home = s.population.home.domain
     for k, f in enumerate(live_files[::5]):
         if k % 7 == 6:
-            expires: dt.datetime | None = s.now - dt.timedelta(days=3)
+            expires: dt.datetime | None = s.ago(days=3)
         elif k % 4 == 3:
             expires = s.now + dt.timedelta(days=30)
         else:
@@ -1759,7 +1804,7 @@ def seed(s: SeedContext) -> None:
         s.create(
             SharedLink,
             file_id=f.id,
-            url=f"https://share.{home}/s/{rng.getrandbits(64):016x}",
+            url=f"https://share.{home}/s/{s.rng.getrandbits(64):016x}",
             audience="public" if k % 3 else "team_only",
             allow_download=k % 5 != 4,
             created_by=f.owner_email,
@@ -1768,18 +1813,21 @@ def seed(s: SeedContext) -> None:
             created_at=f.created_at,
         )
 
-    # Drives: 30 GB by default, 100 GB for media-heavy marketing; two 2 GB drives are nearly full
+
+def _seed_accounts(s: SeedContext, employees: list[Person], uploads: _Uploads) -> None:
+    """Every employee's drive account, with a quota that holds what they already store."""
+    # 30 GB by default, 100 GB for media-heavy marketing; two 2 GB drives are nearly full
     # (a few MB left) because of a large archive of call recordings.
     nearly_full = 0
     for person in employees:
-        used = usage.get(person.email, 0)
+        used = uploads.usage.get(person.email, 0)
         quota = 100 * GB if person.department == "Marketing" else 30 * GB
         if used > 0 and nearly_full < 2 and person.department in ("Sales", "Finance"):
             quota = 2 * GB
-            add_file(person.email, None, "Call recordings.zip", 60, size=quota - used - 3 * MB)
-            used = usage[person.email]
+            uploads.add(person.email, None, "Call recordings.zip", 60, size=quota - used - 3 * MB)
+            used = uploads.usage[person.email]
             nearly_full += 1
-        joined = dt.datetime.combine(person.hire_date or s.now.date(), dt.time(9), tzinfo=dt.UTC)
+        joined = utc_at(person.hire_date or s.now.date(), 9)
         s.create(
             Account,
             email=person.email,

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import Conflict, RuleViolation
-from compoworld.engine.records import CREATED, UPDATED, Record
+from compoworld.engine.records import Record
 from compoworld.engine.service import Service
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import (
@@ -38,6 +38,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Timestamped
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -176,7 +179,7 @@ class UserAssignment(Record):
     """Rate for this person on this project (bill_by 'people'); null uses their default."""
 
 
-class TimeEntry(Record):
+class TimeEntry(Timestamped):
     """Time one person spent on one task of one project on one day."""
 
     id: EntryId
@@ -206,10 +209,6 @@ class TimeEntry(Record):
     """Whether the time was put on an invoice."""
     invoice_number: InvoiceNumber | None = None
     """The invoice the time was billed on."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the entry was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 # -- rules ----------------------------------------------------------------------------------
@@ -513,11 +512,6 @@ def _example_start(ctx: Ctx) -> dict[str, Any] | None:
     return {"user_id": user.id, "project_id": project.id, "task_id": ta.task_id, "notes": "Bug fixing"}
 
 
-def _example_stop(ctx: Ctx) -> dict[str, Any] | None:
-    e = ctx.first(TimeEntry, is_running=True)
-    return None if e is None else {"time_entry_id": e.id}
-
-
 def _submittable(ctx: Ctx) -> tuple[User, dt.date] | None:
     for e in ctx.where(TimeEntry, status="unsubmitted"):
         week = _monday(e.spent_date)
@@ -552,11 +546,6 @@ def _example_approve(ctx: Ctx) -> dict[str, Any] | None:
 def _example_reject(ctx: Ctx) -> dict[str, Any] | None:
     args = _example_approve(ctx)
     return None if args is None else {**args, "reason": "Please split the meeting time by project"}
-
-
-def _example_project(ctx: Ctx) -> dict[str, Any] | None:
-    p = ctx.first(Project, is_active=True)
-    return None if p is None else {"project_id": p.id}
 
 
 def _example_bill(ctx: Ctx) -> dict[str, Any] | None:
@@ -617,13 +606,17 @@ def log_time(
     )
 
 
-def _example_edit(ctx: Ctx) -> dict[str, Any] | None:
-    for e in ctx.where(TimeEntry, status="unsubmitted", is_running=False):
-        return {"time_entry_id": e.id, "notes": "Workshop with the client"}
-    return None
-
-
-@service.tool(intent="edit the time entry", write=True, idempotent=True, example=_example_edit)
+@service.tool(
+    intent="edit the time entry",
+    write=True,
+    idempotent=True,
+    example=first_example(
+        TimeEntry,
+        "time_entry_id",
+        where={"status": "unsubmitted", "is_running": False},
+        notes="Workshop with the client",
+    ),
+)
 def update_time_entry(
     ctx: Ctx,
     time_entry_id: EntryId,
@@ -699,7 +692,11 @@ def _stop(ctx: Ctx, entry: TimeEntry) -> TimeEntry:
     return ctx.update(entry, hours=hours, is_running=False, timer_started_at=None)
 
 
-@service.tool(intent="stop the running timer", write=True, example=_example_stop)
+@service.tool(
+    intent="stop the running timer",
+    write=True,
+    example=first_example(TimeEntry, "time_entry_id", where={"is_running": True}),
+)
 def stop_timer(ctx: Ctx, time_entry_id: EntryId) -> TimeEntry:
     """Stop a running timer; the time since it started is added to the entry's hours.
 
@@ -862,7 +859,9 @@ class BudgetReport(BaseModel):
     currency: Currency = Field(description="Currency of the amounts (the client's).")
 
 
-@service.tool(intent="report on the project's budget", example=_example_project)
+@service.tool(
+    intent="report on the project's budget", example=first_example(Project, "project_id", where={"is_active": True})
+)
 def project_budget_report(ctx: Ctx, project_id: ProjectId) -> BudgetReport:
     """Sum a project's logged hours and billable amounts and compare them with its budget.
 
@@ -970,16 +969,23 @@ TRACKING_DEPARTMENTS = ("Engineering", "Marketing", "Operations")
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Tasks, clients from the customer companies, projects with assignments, four weeks of timesheets."""
-    pop = s.population
-    rng = s.rng
-    today = s.now.date()
-    this_monday = _monday(today)
-    task_recs = [
-        s.create(Task, name=n, default_hourly_rate=r, billable_by_default=b, is_active=True) for n, r, b in TASKS
-    ]
+    tasks = _seed_tasks(s)
+    users = _seed_users(s)
+    projects = _seed_projects(s, tasks, users)
+    _seed_time_entries(s, tasks, users, projects)
+
+
+def _seed_tasks(s: SeedContext) -> list[Task]:
+    """The active tasks of TASKS, and one archived task that is never assigned."""
+    made = [s.create(Task, name=n, default_hourly_rate=r, billable_by_default=b, is_active=True) for n, r, b in TASKS]
     s.create(Task, name="Legacy support", default_hourly_rate=9_000, is_active=False)
-    people = [p for p in pop.employees if p.department in TRACKING_DEPARTMENTS]
+    return made
+
+
+def _seed_users(s: SeedContext) -> list[User]:
+    """The staff of TRACKING_DEPARTMENTS: the first is the administrator, managers and leads manage."""
     users: list[User] = []
+    people = s.population.staff(*TRACKING_DEPARTMENTS, fallback=0)
     for i, p in enumerate(people):
         lead = any(w in p.job_title for w in ("Manager", "Lead"))
         users.append(
@@ -994,10 +1000,20 @@ def seed(s: SeedContext) -> None:
                 is_active=i % 13 != 12,
             )
         )
+    return users
+
+
+_Staffed = tuple[Project, list[User], list[TaskAssignment]]
+"""A seeded project with its team (manager first) and its task assignments."""
+
+
+def _seed_projects(s: SeedContext, tasks: list[Task], users: list[User]) -> list[_Staffed]:
+    """Up to eight clients (the last one archived) with one or two staffed projects each."""
+    pop = s.population
     managers = [u for u in users if u.role == "manager" and u.is_active] or [users[0]]
     members = [u for u in users if u.role == "member" and u.is_active]
     n_clients = min(8, len(pop.customers))
-    project_recs: list[tuple[Project, list[User], list[TaskAssignment]]] = []
+    staffed: list[_Staffed] = []
     for c, company in enumerate(pop.customers[:n_clients]):
         client = s.create(
             Client,
@@ -1007,36 +1023,7 @@ def seed(s: SeedContext) -> None:
             is_active=c != n_clients - 1,
         )
         for k in range(1 + c % 2):
-            name, code, bill_by, budget_by = PROJECT_KINDS[(c + k) % len(PROJECT_KINDS)]
-            rate = (140 + 10 * (c % 4)) * 100
-            hours_budget = float(120 + 40 * (c % 3)) if budget_by == "hours" else None
-            fees_budget = (25_000 + 5_000 * (c % 4)) * 100 if budget_by == "fees" else None
-            project = s.create(
-                Project,
-                client_id=client.id,
-                name=name,
-                code=f"{company.name.split()[0].upper()[:6]}-{code}",
-                is_billable=True,
-                bill_by=bill_by,
-                hourly_rate=rate if bill_by == "project" else None,
-                budget_by=budget_by,
-                budget_hours=hours_budget,
-                budget_fees=fees_budget,
-                hard_budget=c == 1,
-                starts_on=today - dt.timedelta(days=90 + 10 * c),
-                ends_on=today + dt.timedelta(days=60 + 15 * c),
-                is_active=client.is_active,
-            )
-            tas = [
-                s.create(
-                    TaskAssignment,
-                    project_id=project.id,
-                    task_id=t.id,
-                    billable=t.billable_by_default,
-                    hourly_rate=t.default_hourly_rate + 1_000 * (c % 3) if bill_by == "tasks" else None,
-                )
-                for t in task_recs[: 3 + (c + k) % 3]
-            ]
+            project, tas = _seed_project(s, client, c, k, tasks)
             pm = managers[(c + k) % len(managers)]
             team = [pm] + [members[(c * 3 + k + j) % len(members)] for j in range(3)] if members else [pm]
             team = list(dict.fromkeys(team))
@@ -1046,57 +1033,96 @@ def seed(s: SeedContext) -> None:
                     project_id=project.id,
                     user_id=u.id,
                     is_project_manager=j == 0,
-                    hourly_rate=u.default_hourly_rate + 500 if bill_by == "people" and j == 1 else None,
+                    hourly_rate=u.default_hourly_rate + 500 if project.bill_by == "people" and j == 1 else None,
                 )
-            project_recs.append((project, team, tas))
-    # Four weeks back: the oldest two approved, last week submitted by some, this week open.
-    rates: dict[str, tuple[Project, dict[str, TaskAssignment]]] = {
-        p.id: (p, {t.task_id: t for t in tas}) for p, _, tas in project_recs
-    }
+            staffed.append((project, team, tas))
+    return staffed
+
+
+def _seed_project(
+    s: SeedContext, client: Client, c: int, k: int, tasks: list[Task]
+) -> tuple[Project, list[TaskAssignment]]:
+    """The ``k``-th project of the ``c``-th client, of the kind PROJECT_KINDS gives, with its task assignments."""
+    today = s.now.date()
+    name, code, bill_by, budget_by = PROJECT_KINDS[(c + k) % len(PROJECT_KINDS)]
+    rate = (140 + 10 * (c % 4)) * 100
+    project = s.create(
+        Project,
+        client_id=client.id,
+        name=name,
+        code=f"{client.name.split()[0].upper()[:6]}-{code}",
+        is_billable=True,
+        bill_by=bill_by,
+        hourly_rate=rate if bill_by == "project" else None,
+        budget_by=budget_by,
+        budget_hours=float(120 + 40 * (c % 3)) if budget_by == "hours" else None,
+        budget_fees=(25_000 + 5_000 * (c % 4)) * 100 if budget_by == "fees" else None,
+        hard_budget=c == 1,
+        starts_on=today - dt.timedelta(days=90 + 10 * c),
+        ends_on=today + dt.timedelta(days=60 + 15 * c),
+        is_active=client.is_active,
+    )
+    tas = [
+        s.create(
+            TaskAssignment,
+            project_id=project.id,
+            task_id=t.id,
+            billable=t.billable_by_default,
+            hourly_rate=t.default_hourly_rate + 1_000 * (c % 3) if bill_by == "tasks" else None,
+        )
+        for t in tasks[: 3 + (c + k) % 3]
+    ]
+    return project, tas
+
+
+def _week_status(w: int, ui: int) -> EntryStatus:
+    """The state of the ``ui``-th user's timesheet ``w`` weeks back."""
+    if w >= 3:
+        return "approved"
+    if w >= 1:
+        return "submitted" if (ui + w) % 3 != 0 else "approved" if w == 2 else "unsubmitted"
+    return "unsubmitted"
+
+
+def _seed_time_entries(s: SeedContext, tasks: list[Task], users: list[User], staffed: list[_Staffed]) -> None:
+    """Four weeks back and this one: the oldest two approved, then mostly submitted, this week open."""
     ua_rates = {
         (ua.project_id, ua.user_id): ua.hourly_rate for ua in s.records(UserAssignment) if ua.hourly_rate is not None
     }
-    task_rates = {t.id: t.default_hourly_rate for t in task_recs}
-    user_rate = {u.id: u.default_hourly_rate for u in users}
+    task_rates = {t.id: t.default_hourly_rate for t in tasks}
+    this_monday = _monday(s.now.date())
     for w in range(4, -1, -1):
         monday = this_monday - dt.timedelta(days=7 * w)
         for ui, u in enumerate(users):
             if not u.is_active:
                 continue
-            mine = [(p, tas) for p, team, tas in project_recs if u in team and p.is_active]
+            mine = [(p, tas) for p, team, tas in staffed if u in team and p.is_active]
             if not mine:
                 continue
-            if w >= 3:
-                status: EntryStatus = "approved"
-            elif w >= 1:
-                status = "submitted" if (ui + w) % 3 != 0 else "approved" if w == 2 else "unsubmitted"
-            else:
-                status = "unsubmitted"
-            days = range(5) if w else range(1)
-            for d in days:
+            status = _week_status(w, ui)
+            for d in range(5) if w else range(1):
                 day = monday + dt.timedelta(days=d)
-                prj, tas = mine[(d + ui) % len(mine)]
+                project, tas = mine[(d + ui) % len(mine)]
                 ta = tas[(d * 2 + ui) % len(tas)]
-                hours = float(rng.choice((4, 5, 6, 7, 7.5, 8))) if w else 2.0
-                if prj.hard_budget:
+                hours = float(s.rng.choice((4, 5, 6, 7, 7.5, 8))) if w else 2.0
+                if project.hard_budget:
                     hours = 1.0
-                project, by_task = rates[prj.id]
                 bill_rate: int | None
                 if project.bill_by == "project":
                     bill_rate = project.hourly_rate
                 elif project.bill_by == "tasks":
-                    t = by_task[ta.task_id]
-                    bill_rate = t.hourly_rate if t.hourly_rate is not None else task_rates[ta.task_id]
+                    bill_rate = ta.hourly_rate if ta.hourly_rate is not None else task_rates[ta.task_id]
                 elif project.bill_by == "people":
-                    bill_rate = ua_rates.get((prj.id, u.id), user_rate[u.id])
+                    bill_rate = ua_rates.get((project.id, u.id), u.default_hourly_rate)
                 else:
                     bill_rate = None
                 billable = project.is_billable and ta.billable and project.bill_by != "none"
                 running = w == 0 and ui % 4 == 1
+                logged = utc_at(day, 17) if w else s.now
                 s.create(
                     TimeEntry,
                     user_id=u.id,
-                    project_id=prj.id,
+                    project_id=project.id,
                     task_id=ta.task_id,
                     spent_date=day,
                     hours=0.0 if running else hours,
@@ -1104,8 +1130,8 @@ def seed(s: SeedContext) -> None:
                     billable=billable,
                     billable_rate=bill_rate if billable else None,
                     is_running=running,
-                    timer_started_at=s.now - dt.timedelta(minutes=45) if running else None,
+                    timer_started_at=s.ago(minutes=45) if running else None,
                     status=status,
-                    created_at=dt.datetime.combine(day, dt.time(17), tzinfo=dt.UTC) if w else s.now,
-                    updated_at=dt.datetime.combine(day, dt.time(17), tzinfo=dt.UTC) if w else s.now,
+                    created_at=logged,
+                    updated_at=logged,
                 )

@@ -17,11 +17,15 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped
+from compoworld.services.kit.time import utc_at
 
 __all__ = ["service"]
 
@@ -66,7 +70,7 @@ MAX_SPRINT_MOVE = 50
 ESTIMABLE: tuple[str, ...] = ("story", "task", "bug")
 
 
-class Project(Record):
+class Project(Created):
     """A team's project: the container of its issues, members and sprints."""
 
     id: ProjectId
@@ -84,8 +88,6 @@ class Project(Record):
     """Archived projects are read-only: no new issues, edits, comments or work logs."""
     last_issue_number: Quantity = 0
     """Number of the last issue created in the project; issue numbers are never reused."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the project was created."""
 
 
 class ProjectMember(Record):
@@ -102,7 +104,7 @@ class ProjectMember(Record):
     """When the employee joined the project."""
 
 
-class Sprint(Record):
+class Sprint(Created):
     """A time-boxed iteration of a software project; future, then active, then closed."""
 
     id: SprintId
@@ -120,11 +122,9 @@ class Sprint(Record):
     """Planned last day."""
     completed_at: DateTime | None = None
     """When the sprint was completed."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the sprint was created."""
 
 
-class Issue(Record):
+class Issue(Timestamped):
     """A unit of work: an epic, story, task, bug or subtask."""
 
     id: IssueId
@@ -162,10 +162,6 @@ class Issue(Record):
     """How a done issue was resolved; null while unresolved."""
     resolved_at: DateTime | None = None
     """When it reached done."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class IssueComment(Record):
@@ -202,7 +198,7 @@ class Worklog(Record):
     """When it was logged."""
 
 
-class IssueLink(Record):
+class IssueLink(Created):
     """A directed link between two issues ("ENG-3 blocks ENG-7")."""
 
     id: Annotated[str, IdOf("tracker.issue_link")]
@@ -212,8 +208,6 @@ class IssueLink(Record):
     """The issue that blocks, duplicates or clones the other (for relates, either)."""
     inward_issue_id: IssueId
     """The issue that is blocked, duplicated or cloned."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the link was made."""
 
 
 # -- rules --------------------------------------------------------------------------------
@@ -895,14 +889,19 @@ class IssueDeletion(BaseModel):
     unparented_issue_ids: list[IssueId] = Field(description="Issues of a deleted epic that lost their parent.")
 
 
-def _example_delete(ctx: Ctx) -> dict[str, Any] | None:
-    for issue in ctx.where(Issue, status="to_do"):
-        if ctx.first(Issue, parent_id=issue.id) is None and not ctx.get(Project, issue.project_id).archived:
-            return {"issue_id": issue.id}
-    return None
-
-
-@service.tool(intent="delete the issue", write=True, destructive=True, example=_example_delete)
+@service.tool(
+    intent="delete the issue",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Issue,
+        "issue_id",
+        where={"status": "to_do"},
+        match=lambda ctx, issue: (
+            ctx.first(Issue, parent_id=issue.id) is None and not ctx.get(Project, issue.project_id).archived
+        ),
+    ),
+)
 def delete_issue(ctx: Ctx, issue_id: IssueId, delete_subtasks: bool = False) -> IssueDeletion:
     """Delete an issue with its comments, work logs and links; its key is not reused.
 
@@ -1166,14 +1165,17 @@ class SprintDeletion(BaseModel):
     moved_to_backlog_ids: list[IssueId] = Field(description="Its issues, now in the backlog.")
 
 
-def _example_delete_sprint(ctx: Ctx) -> dict[str, Any] | None:
-    for sprint in ctx.where(Sprint, state="future"):
-        if not ctx.get(Project, sprint.project_id).archived:
-            return {"sprint_id": sprint.id}
-    return None
-
-
-@service.tool(intent="delete the planned sprint", write=True, destructive=True, example=_example_delete_sprint)
+@service.tool(
+    intent="delete the planned sprint",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Sprint,
+        "sprint_id",
+        where={"state": "future"},
+        match=lambda ctx, sprint: not ctx.get(Project, sprint.project_id).archived,
+    ),
+)
 def delete_sprint(ctx: Ctx, sprint_id: SprintId) -> SprintDeletion:
     """Delete a future sprint; its issues go back to the backlog.
 
@@ -1407,24 +1409,17 @@ def seed(s: SeedContext) -> None:
 
 
 def _seed_project(s: SeedContext, key: str, name: str, ptype: str, dept: str, desc: str, archived: bool) -> None:
+    """One project of PROJECTS with its members, sprints, issues, links, comments and work logs."""
     rng = s.rng
-    now = s.now
-    today = now.date()
     employees = list(s.population.employees)
-
-    def ago(days: float) -> dt.datetime:
-        return now - dt.timedelta(days=days)
-
-    staff = [e for e in employees if e.department == dept] or employees[:5]
+    staff = s.population.staff(dept, fallback=5)
     lead = next((e for e in staff if "Manager" in e.job_title or "Lead" in e.job_title), staff[0])
     team = [e for e in staff if e is not lead]
-    outsiders = [e for e in employees if e.department != dept]
-    viewers = rng.sample(outsiders, 2)
+    viewers = rng.sample([e for e in employees if e.department != dept], 2)
     epics = EPICS.get(key, ())
-    work = WORK[key]
     software = ptype == "software"
-    n_subtasks = 3 if software and not archived else 0
-    total = len(epics) + len(work) + n_subtasks
+    planned = software and not archived
+    total = len(epics) + len(WORK[key]) + (len(SUBTASKS) if planned else 0)
     project = s.create(
         Project,
         key=key,
@@ -1434,53 +1429,85 @@ def _seed_project(s: SeedContext, key: str, name: str, ptype: str, dept: str, de
         description=desc,
         archived=archived,
         last_issue_number=total,
-        created_at=ago(rng.randint(200, 500)),
+        created_at=s.ago(days=rng.randint(200, 500)),
     )
     for person in team:
-        s.create(ProjectMember, project_id=project.id, email=person.email, role="member", created_at=ago(190))
+        s.create(ProjectMember, project_id=project.id, email=person.email, role="member", created_at=s.ago(days=190))
     for person in viewers:
-        s.create(ProjectMember, project_id=project.id, email=person.email, role="viewer", created_at=ago(100))
+        s.create(ProjectMember, project_id=project.id, email=person.email, role="viewer", created_at=s.ago(days=100))
     if team:
-        s.create(ProjectMember, project_id=project.id, email=lead.email, role="administrator", created_at=ago(199))
+        s.create(
+            ProjectMember, project_id=project.id, email=lead.email, role="administrator", created_at=s.ago(days=199)
+        )
     workers = [lead, *team]
+    sprints = _seed_sprints(s, project) if planned else []
+    issues = _IssueWriter(s, project, dept, workers)
+    epic_recs = [issues.add("epic", title, "done" if archived else "in_progress") for title in epics]
+    recs = _seed_work(s, issues, epic_recs, sprints, software=software, archived=archived)
+    if planned:
+        _seed_subtasks(issues, recs)
+    assert issues.number == total, (key, issues.number, total)
+    _seed_links(s, recs)
+    _seed_activity(s, recs, workers, viewers, software=software)
 
+
+def _seed_sprints(s: SeedContext, project: Project) -> list[Sprint]:
+    """The sprints SPRINT_PLANS gives the project: two weeks each, the closed ones ending before today."""
+    today = s.now.date()
+    plan = SPRINT_PLANS.get(project.key, ("closed", "closed", "active", "future"))
     sprints: list[Sprint] = []
-    if software and not archived:
-        plan = SPRINT_PLANS.get(key, ("closed", "closed", "active", "future"))
-        for n, state in enumerate(plan, start=1):
-            start = today + dt.timedelta(days=14 * (n - 1 - plan.count("closed")) - 3)
-            sprints.append(
-                s.create(
-                    Sprint,
-                    project_id=project.id,
-                    name=f"{key} Sprint {n}",
-                    goal=f"Sprint {n} of {name}",
-                    state=state,
-                    start_date=start if state != "future" else None,
-                    end_date=start + dt.timedelta(days=14) if state != "future" else None,
-                    completed_at=dt.datetime.combine(start + dt.timedelta(days=14), dt.time(17), dt.UTC)
-                    if state == "closed"
-                    else None,
-                    created_at=ago(60),
-                )
+    for n, state in enumerate(plan, start=1):
+        start = today + dt.timedelta(days=14 * (n - 1 - plan.count("closed")) - 3)
+        sprints.append(
+            s.create(
+                Sprint,
+                project_id=project.id,
+                name=f"{project.key} Sprint {n}",
+                goal=f"Sprint {n} of {project.name}",
+                state=state,
+                start_date=start if state != "future" else None,
+                end_date=start + dt.timedelta(days=14) if state != "future" else None,
+                completed_at=utc_at(start + dt.timedelta(days=14), 17) if state == "closed" else None,
+                created_at=s.ago(days=60),
             )
-    number = 0
+        )
+    return sprints
 
-    def issue(issue_type: IssueType, summary: str, status: str, **extra: Any) -> Issue:
-        nonlocal number
-        number += 1
-        created = ago(rng.uniform(5, 90))
+
+class _IssueWriter:
+    """Creates a project's issues with consecutive keys, reported and worked on by its members."""
+
+    def __init__(self, s: SeedContext, project: Project, dept: str, workers: list[Person]) -> None:
+        self.s = s
+        self.project = project
+        self.dept = dept
+        self.workers = workers
+        self.number = 0
+
+    def add(self, issue_type: IssueType, summary: str, status: str, **extra: Any) -> Issue:
+        """The project's next issue, created in the last 90 days; a done one has an assignee and a resolution.
+
+        Args:
+            issue_type: The issue type.
+            summary: One-line summary.
+            status: Workflow status.
+            **extra: More Issue fields; ``assignee`` and ``description`` replace the drawn defaults.
+        """
+        s, rng, workers = self.s, self.s.rng, self.workers
+        self.number += 1
+        created = s.ago(days=rng.uniform(5, 90))
+        # The default is drawn even when an assignee is given, so that every issue takes the same draws.
         assignee = extra.pop("assignee", rng.choice(workers).email if status != "to_do" else None)
         if status == "done" and assignee is None:
             assignee = rng.choice(workers).email
         resolved = created + dt.timedelta(days=rng.uniform(1, 4)) if status == "done" else None
         return s.create(
             Issue,
-            key=f"{key}-{number}",
-            project_id=project.id,
+            key=f"{self.project.key}-{self.number}",
+            project_id=self.project.id,
             issue_type=issue_type,
             summary=summary,
-            description=extra.pop("description", f"{summary}. Reported by the {dept} team."),
+            description=extra.pop("description", f"{summary}. Reported by the {self.dept} team."),
             status=status,
             priority=rng.choice(("high", "medium", "medium", "low", "highest", "lowest")),
             reporter_email=rng.choice(workers).email,
@@ -1492,34 +1519,49 @@ def _seed_project(s: SeedContext, key: str, name: str, ptype: str, dept: str, de
             **extra,
         )
 
-    epic_recs = [issue("epic", title, "done" if archived else "in_progress") for title in epics]
+
+def _placement(k: int, sprints: list[Sprint], *, software: bool, archived: bool) -> tuple[str, str | None]:
+    """The status and sprint (None for the backlog) of a project's ``k``-th work item."""
+    if archived:
+        return "done", None
+    if not software:
+        return ("to_do", "in_progress", "in_review", "done", "done")[k % 5], None
+    bucket = k % 6  # 0-1 closed sprints, 2-3 the active sprint (or backlog), 4 a future sprint, 5 backlog
+    closed = [sp for sp in sprints if sp.state == "closed"]
+    active = next((sp.id for sp in sprints if sp.state == "active"), None)
+    future = [sp for sp in sprints if sp.state == "future"]
+    if bucket < 2:
+        return "done", closed[(k // 6 + bucket) % len(closed)].id
+    if bucket < 4:
+        if active is None:
+            return ("in_progress", "to_do")[bucket - 2], None
+        return ("in_progress", "in_review", "to_do", "done")[(k // 6 + bucket) % 4], active
+    if bucket == 4:
+        return "to_do", future[0].id
+    return "to_do", None
+
+
+def _seed_work(
+    s: SeedContext,
+    issues: _IssueWriter,
+    epics: list[Issue],
+    sprints: list[Sprint],
+    *,
+    software: bool,
+    archived: bool,
+) -> list[Issue]:
+    """The project's stories, tasks and bugs of WORK, most under an epic, spread over sprints and statuses."""
+    rng = s.rng
+    today = s.now.date()
+    key = issues.project.key
     recs: list[Issue] = []
-    for k, (itype, summary) in enumerate(work):
+    for k, (itype, summary) in enumerate(WORK[key]):
         itype_t: IssueType = itype  # type: ignore[assignment]
-        parent = epic_recs[k % len(epic_recs)].id if epic_recs and k % 3 != 2 else None
+        parent = epics[k % len(epics)].id if epics and k % 3 != 2 else None
         points = rng.choice(FIB) if software else None
-        if archived:
-            status, sprint = "done", None
-        elif not software:
-            status, sprint = ("to_do", "in_progress", "in_review", "done", "done")[k % 5], None
-        else:
-            bucket = k % 6  # 0-1 closed sprints, 2-3 the active sprint (or backlog), 4 a future sprint, 5 backlog
-            closed = [sp for sp in sprints if sp.state == "closed"]
-            active = next((sp.id for sp in sprints if sp.state == "active"), None)
-            future = [sp for sp in sprints if sp.state == "future"]
-            if bucket < 2:
-                status, sprint = "done", closed[(k // 6 + bucket) % len(closed)].id
-            elif bucket < 4:
-                status = ("in_progress", "in_review", "to_do", "done")[(k // 6 + bucket) % 4]
-                sprint = active
-                if active is None:
-                    status = ("in_progress", "to_do")[bucket - 2]
-            elif bucket == 4:
-                status, sprint = "to_do", future[0].id
-            else:
-                status, sprint = "to_do", None
+        status, sprint = _placement(k, sprints, software=software, archived=archived)
         recs.append(
-            issue(
+            issues.add(
                 itype_t,
                 summary,
                 status,
@@ -1531,43 +1573,58 @@ def _seed_project(s: SeedContext, key: str, name: str, ptype: str, dept: str, de
                 due_date=today + dt.timedelta(days=rng.randint(-5, 30)) if not software else None,
             )
         )
-    if n_subtasks:
-        host = next(r for r in recs if r.status == "in_progress" and r.issue_type in ESTIMABLE)
-        for j, title in enumerate(SUBTASKS):
-            issue(
-                "subtask",
-                f"{title} for {host.key}",
-                ("done", "in_progress", "to_do")[j],
-                parent_id=host.id,
-                sprint_id=host.sprint_id,
-                assignee=host.assignee_email if j < 2 else None,
-            )
-    assert number == total, (key, number, total)
+    return recs
+
+
+def _seed_subtasks(issues: _IssueWriter, recs: list[Issue]) -> None:
+    """The SUBTASKS of the first work item in progress: one done, one in progress, one to do."""
+    host = next(r for r in recs if r.status == "in_progress" and r.issue_type in ESTIMABLE)
+    for j, title in enumerate(SUBTASKS):
+        issues.add(
+            "subtask",
+            f"{title} for {host.key}",
+            ("done", "in_progress", "to_do")[j],
+            parent_id=host.id,
+            sprint_id=host.sprint_id,
+            assignee=host.assignee_email if j < 2 else None,
+        )
+
+
+def _seed_links(s: SeedContext, recs: list[Issue]) -> None:
+    """An unfinished issue blocking another unfinished one, a related pair, and a done blocker if there is one."""
     open_ = [r for r in recs if r.status != "done"]
-    if len(open_) >= 4:
-        # An unfinished issue blocks another unfinished one; related and duplicate pairs.
+    if len(open_) < 4:
+        return
+    s.create(
+        IssueLink,
+        link_type="blocks",
+        outward_issue_id=open_[0].id,
+        inward_issue_id=open_[1].id,
+        created_at=s.ago(days=10),
+    )
+    s.create(
+        IssueLink,
+        link_type="relates",
+        outward_issue_id=open_[2].id,
+        inward_issue_id=recs[0].id,
+        created_at=s.ago(days=9),
+    )
+    if recs[0].status == "done":
         s.create(
             IssueLink,
             link_type="blocks",
-            outward_issue_id=open_[0].id,
-            inward_issue_id=open_[1].id,
-            created_at=ago(10),
+            outward_issue_id=recs[0].id,
+            inward_issue_id=open_[3].id,
+            created_at=s.ago(days=8),
         )
-        s.create(
-            IssueLink,
-            link_type="relates",
-            outward_issue_id=open_[2].id,
-            inward_issue_id=recs[0].id,
-            created_at=ago(9),
-        )
-        if recs[0].status == "done":
-            s.create(
-                IssueLink,
-                link_type="blocks",
-                outward_issue_id=recs[0].id,
-                inward_issue_id=open_[3].id,
-                created_at=ago(8),
-            )
+
+
+def _seed_activity(
+    s: SeedContext, recs: list[Issue], workers: list[Person], viewers: list[Person], *, software: bool
+) -> None:
+    """Comments on about half the work items, and work logged on the started ones of software projects."""
+    rng = s.rng
+    now = s.now
     for r in recs:
         if rng.random() < 0.45:
             s.create(
@@ -1589,5 +1646,5 @@ def _seed_project(s: SeedContext, key: str, name: str, ptype: str, dept: str, de
                         started=started,
                         time_spent_minutes=rng.choice((30, 60, 90, 120, 240)),
                         comment="Worked on it.",
-                        created_at=started + dt.timedelta(hours=2) if started + dt.timedelta(hours=2) < now else now,
+                        created_at=min(started + dt.timedelta(hours=2), now),
                     )

@@ -20,6 +20,8 @@ from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FileLink, IdOf, Quantity, Text, Title
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created, Timestamped
 
 __all__ = ["service"]
 
@@ -45,7 +47,7 @@ VersionNumber = Annotated[int, Field(ge=1, le=100000)]
 MAX_DEPTH = 50
 
 
-class Space(Record):
+class Space(Created):
     """A space: a team's or a person's area of the wiki."""
 
     id: SpaceId
@@ -63,11 +65,9 @@ class Space(Record):
     """The space's home page."""
     created_by: Email
     """E-mail of the employee who created it."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
 
 
-class Page(Record):
+class Page(Timestamped):
     """A wiki page in a space's page tree; every edit makes a new version."""
 
     id: PageId
@@ -91,10 +91,6 @@ class Page(Record):
     """Labels on the page."""
     editors: tuple[Email, ...] = ()
     """Edit restriction: if not empty, only these employees may change the page."""
-    created_at: Annotated[DateTime, CREATED]
-    """When it was created."""
-    updated_at: Annotated[DateTime, UPDATED]
-    """When it last changed."""
 
 
 class PageVersion(Record):
@@ -428,19 +424,18 @@ def _new_page(ctx: Ctx, space: Space, title: str, body: str, author: str, parent
     return page
 
 
-def _example_create_page(ctx: Ctx) -> dict[str, Any] | None:
-    for space in ctx.where(Space, status="current"):
-        return {
-            "space_id": space.id,
-            "title": "Runbook: conformance",
-            "body": "<p>Steps</p>",
-            "author_email": space.created_by,
-            "parent_id": space.homepage_id,
-        }
-    return None
-
-
-@service.tool(intent="write a new wiki page", write=True, example=_example_create_page)
+@service.tool(
+    intent="write a new wiki page",
+    write=True,
+    example=first_example(
+        Space,
+        "space_id",
+        where={"status": "current"},
+        fields={"author_email": "created_by", "parent_id": "homepage_id"},
+        title="Runbook: conformance",
+        body="<p>Steps</p>",
+    ),
+)
 def create_page(
     ctx: Ctx,
     space_id: SpaceId,
@@ -907,7 +902,7 @@ def seed(s: SeedContext) -> None:
     staff = list(pop.employees)
     counter = [0]
     for n, (key, name, dept) in enumerate(SPACES):
-        team = [p for p in staff if p.department == dept] or staff
+        team = pop.staff(dept)
         owner = team[0]
         space = s.create(
             Space,

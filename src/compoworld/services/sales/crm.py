@@ -9,11 +9,13 @@ opportunity cannot be reopened or edited.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Company, Person
 from compoworld.engine.errors import NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
@@ -35,6 +37,7 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.records import Created
 
 __all__ = ["service"]
 
@@ -55,7 +58,7 @@ Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "clos
 OPEN_STAGES: tuple[str, ...] = ("prospecting", "qualification", "proposal", "negotiation")
 
 
-class Account(Record):
+class Account(Created):
     """A company the home company sells to."""
 
     id: AccountId
@@ -71,11 +74,9 @@ class Account(Record):
     """Main phone number."""
     owner_email: Email
     """E-mail of the sales rep who owns the account."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the account was created."""
 
 
-class Contact(Record):
+class Contact(Created):
     """A person at an account."""
 
     id: ContactId
@@ -93,11 +94,9 @@ class Contact(Record):
     """Job title."""
     do_not_contact: bool = False
     """Whether the contact opted out of outreach."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the contact was created."""
 
 
-class Lead(Record):
+class Lead(Created):
     """A prospective customer not yet qualified into an account."""
 
     id: LeadId
@@ -115,8 +114,6 @@ class Lead(Record):
     """Where the lead came from."""
     converted_contact_id: ContactId | None = None
     """The contact a converted lead became."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the lead was created."""
 
 
 class Opportunity(Record):
@@ -388,55 +385,73 @@ def find_contact_by_email(ctx: Ctx, email: Email) -> Contact:
 def seed(s: SeedContext) -> None:
     """Accounts for customer companies, their people as contacts, a pipeline, leads."""
     pop = s.population
-    reps = [p for p in pop.employees if p.department == "Sales"] or list(pop.employees)
+    reps = pop.staff("Sales")
     for n, company in enumerate(pop.customers):
-        rep = s.rng.choice(reps)
-        acc = s.create(
-            Account,
-            name=company.name,
-            domain=company.domain,
-            industry=company.industry,
-            billing_address=company.address,
-            phone=company.phone,
-            owner_email=rep.email,
-        )
+        account = _seed_account(s, company, reps)
         # Every fifth account is a fresh prospect whose people are not in the CRM yet.
-        people = pop.people_at(company) if n % 5 else ()
-        cons = [
-            s.create(
-                Contact,
-                account_id=acc.id,
-                first_name=p.first_name,
-                last_name=p.last_name,
-                email=p.email,
-                phone=p.phone,
-                title=p.job_title,
-            )
-            for p in people
-        ]
-        for k in range(s.rng.randint(0, 2)):
-            stage = s.rng.choice(
-                ("prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost")
-            )
-            s.create(
-                Opportunity,
-                account_id=acc.id,
-                name=f"{company.name} {('renewal', 'expansion', 'pilot')[k % 3]}",
-                amount=s.rng.randint(50, 900) * 10000,
-                currency="USD",
-                stage=stage,
-                close_date=s.now.date() + dt.timedelta(days=s.rng.randint(-60, 90)),
-                primary_contact_id=cons[0].id if cons else None,
-                loss_reason="Chose a competitor" if stage == "closed_lost" else None,
-            )
-        if cons and s.rng.random() < 0.5:
-            s.create(
-                Activity,
-                contact_id=cons[0].id,
-                kind=s.rng.choice(("call", "meeting", "email")),
-                subject=f"Check-in with {company.name}",
-            )
-    for person in pop.consumers[: max(4, len(pop.consumers) // 4)]:
+        contacts = _seed_contacts(s, account, pop.people_at(company) if n % 5 else ())
+        _seed_opportunities(s, account, contacts)
+        _seed_activity(s, account, contacts)
+    _seed_leads(s)
+
+
+def _seed_account(s: SeedContext, company: Company, reps: Sequence[Person]) -> Account:
+    return s.create(
+        Account,
+        name=company.name,
+        domain=company.domain,
+        industry=company.industry,
+        billing_address=company.address,
+        phone=company.phone,
+        owner_email=s.rng.choice(reps).email,
+    )
+
+
+def _seed_contacts(s: SeedContext, account: Account, people: Sequence[Person]) -> list[Contact]:
+    return [
+        s.create(
+            Contact,
+            account_id=account.id,
+            first_name=p.first_name,
+            last_name=p.last_name,
+            email=p.email,
+            phone=p.phone,
+            title=p.job_title,
+        )
+        for p in people
+    ]
+
+
+def _seed_opportunities(s: SeedContext, account: Account, contacts: Sequence[Contact]) -> None:
+    for k in range(s.rng.randint(0, 2)):
+        stage = s.rng.choice(("prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"))
+        s.create(
+            Opportunity,
+            account_id=account.id,
+            name=f"{account.name} {('renewal', 'expansion', 'pilot')[k % 3]}",
+            amount=s.rng.randint(50, 900) * 10000,
+            currency="USD",
+            stage=stage,
+            close_date=s.now.date() + dt.timedelta(days=s.rng.randint(-60, 90)),
+            primary_contact_id=contacts[0].id if contacts else None,
+            loss_reason="Chose a competitor" if stage == "closed_lost" else None,
+        )
+
+
+def _seed_activity(s: SeedContext, account: Account, contacts: Sequence[Contact]) -> None:
+    # The coin is tossed only for accounts with contacts: the draw order is part of the seeded world.
+    if contacts and s.rng.random() < 0.5:
+        s.create(
+            Activity,
+            contact_id=contacts[0].id,
+            kind=s.rng.choice(("call", "meeting", "email")),
+            subject=f"Check-in with {account.name}",
+        )
+
+
+def _seed_leads(s: SeedContext) -> None:
+    consumers = s.population.consumers
+    for person in consumers[: max(4, len(consumers) // 4)]:
         s.create(
             Lead,
             first_name=person.first_name,

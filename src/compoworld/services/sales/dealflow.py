@@ -13,11 +13,13 @@ rotting period without a completed activity.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person as PopulationPerson
 from compoworld.engine.errors import RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
@@ -40,6 +42,7 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
 
 __all__ = ["service"]
 
@@ -424,30 +427,14 @@ activities = service.resource(
 # -- examples ---------------------------------------------------------------------------------
 
 
-def _open_deal(ctx: Ctx) -> Deal | None:
-    return ctx.first(Deal, status="open")
-
-
 def _example_move(ctx: Ctx) -> dict[str, Any] | None:
-    deal = _open_deal(ctx)
+    deal = ctx.first(Deal, status="open")
     if deal is None:
         return None
     for stage in ctx.where(Stage, pipeline_id=deal.pipeline_id):
         if stage.id != deal.stage_id:
             return {"deal_id": deal.id, "stage_id": stage.id}
     return None
-
-
-def _example_won(ctx: Ctx) -> dict[str, Any] | None:
-    for deal in ctx.where(Deal, status="open"):
-        if deal.value > 0:
-            return {"deal_id": deal.id}
-    return None
-
-
-def _example_lost(ctx: Ctx) -> dict[str, Any] | None:
-    deal = _open_deal(ctx)
-    return None if deal is None else {"deal_id": deal.id, "lost_reason": "Went with a competitor"}
 
 
 def _example_reopen(ctx: Ctx) -> dict[str, Any] | None:
@@ -503,7 +490,11 @@ def move_deal_to_stage(ctx: Ctx, deal_id: DealId, stage_id: StageId) -> Deal:
     return ctx.update(deal, stage_id=stage.id, pipeline_id=stage.pipeline_id, stage_change_time=ctx.now())
 
 
-@service.tool(intent="mark the deal as won", write=True, example=_example_won)
+@service.tool(
+    intent="mark the deal as won",
+    write=True,
+    example=first_example(Deal, "deal_id", where={"status": "open"}, match=lambda ctx, d: d.value > 0),
+)
 def mark_deal_won(ctx: Ctx, deal_id: DealId) -> Deal:
     """Close an open deal as won; it needs a value above zero.
 
@@ -521,7 +512,11 @@ def mark_deal_won(ctx: Ctx, deal_id: DealId) -> Deal:
     return ctx.update(deal, status="won", won_time=ctx.now(), lost_time=None, lost_reason=None)
 
 
-@service.tool(intent="mark the deal as lost", write=True, example=_example_lost)
+@service.tool(
+    intent="mark the deal as lost",
+    write=True,
+    example=first_example(Deal, "deal_id", where={"status": "open"}, lost_reason="Went with a competitor"),
+)
 def mark_deal_lost(ctx: Ctx, deal_id: DealId, lost_reason: Text) -> Deal:
     """Close an open deal as lost, saying why.
 
@@ -732,11 +727,15 @@ ACTIVITY_SUBJECTS: tuple[tuple[ActivityType, str], ...] = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Three pipelines, customer companies as organizations with their contacts, deals in every status."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    cur = pop.home.place.currency
-    reps = [p for p in pop.employees if p.department == "Sales"] or list(pop.employees)
+    reps = s.population.staff("Sales")
+    active_pipelines = _seed_pipelines(s)
+    organizations = _seed_organizations(s, reps)
+    _seed_deals(s, active_pipelines, organizations)
+    _seed_leads(s, reps)
+
+
+def _seed_pipelines(s: SeedContext) -> list[tuple[Pipeline, list[Stage]]]:
+    """Create the pipelines and their stages; return the active ones with their stages in order."""
     stage_sets: list[tuple[Pipeline, list[Stage]]] = []
     for name, weighted, active, spec in PIPELINES:
         pipe = s.create(Pipeline, name=name, deal_probability=weighted, active=active)
@@ -745,9 +744,13 @@ def seed(s: SeedContext) -> None:
             for k, (sname, prob, rot) in enumerate(spec)
         ]
         stage_sets.append((pipe, made))
-    active_sets = [(p, st) for p, st in stage_sets if p.active]
+    return [(p, st) for p, st in stage_sets if p.active]
+
+
+def _seed_organizations(s: SeedContext, reps: Sequence[PopulationPerson]) -> list[tuple[Organization, list[Person]]]:
+    """Create most customer companies as organizations, each followed by its people; return both."""
     orgs: list[tuple[Organization, list[Person]]] = []
-    for n, company in enumerate(pop.customers):
+    for n, company in enumerate(s.population.customers):
         if n % 6 == 5:
             continue  # not every customer is in this CRM
         rep = reps[n % len(reps)]
@@ -757,38 +760,50 @@ def seed(s: SeedContext) -> None:
             domain=company.domain,
             address=company.address,
             owner_email=rep.email,
-            add_time=now - dt.timedelta(days=rng.randint(30, 600)),
+            add_time=s.ago(days=s.rng.randint(30, 600)),
         )
-        people = [
-            s.create(
-                Person,
-                name=p.name,
-                email=p.email,
-                phone=p.phone,
-                org_id=org.id,
-                job_title=p.job_title,
-                owner_email=rep.email,
-                marketing_status=("subscribed", "no_consent", "unsubscribed")[k % 3],
-                add_time=now - dt.timedelta(days=rng.randint(10, 400)),
-            )
-            for k, p in enumerate(pop.people_at(company))
-        ]
-        orgs.append((org, people))
+        orgs.append((org, _seed_persons(s, org, s.population.people_at(company))))
+    return orgs
+
+
+def _seed_persons(s: SeedContext, org: Organization, people: Sequence[PopulationPerson]) -> list[Person]:
+    return [
+        s.create(
+            Person,
+            name=p.name,
+            email=p.email,
+            phone=p.phone,
+            org_id=org.id,
+            job_title=p.job_title,
+            owner_email=org.owner_email,
+            marketing_status=("subscribed", "no_consent", "unsubscribed")[k % 3],
+            add_time=s.ago(days=s.rng.randint(10, 400)),
+        )
+        for k, p in enumerate(people)
+    ]
+
+
+def _seed_deals(
+    s: SeedContext,
+    active_pipelines: Sequence[tuple[Pipeline, list[Stage]]],
+    orgs: Sequence[tuple[Organization, list[Person]]],
+) -> None:
+    """One or two deals per organization, cycling through statuses; every third has product lines."""
+    rng = s.rng
     statuses: tuple[DealStatus, ...] = ("open", "open", "open", "won", "open", "lost", "open")
-    products = pop.products
     k = 0
     for n, (org, people) in enumerate(orgs):
         for j in range(1 + n % 2):
-            pipe, pstages = active_sets[0] if (n + j) % 4 else active_sets[1]
+            pipe, pstages = active_pipelines[0] if (n + j) % 4 else active_pipelines[1]
             status = statuses[k % len(statuses)]
             stage = pstages[(n + 2 * j) % len(pstages)]
-            added = now - dt.timedelta(days=rng.randint(20, 120))
-            changed = now - dt.timedelta(days=(k * 5) % 40 + 1)
+            added = s.ago(days=rng.randint(20, 120))
+            changed = s.ago(days=(k * 5) % 40 + 1)
             deal = s.create(
                 Deal,
                 title=f"{org.name} {('platform deal', 'expansion', 'pilot', 'renewal')[(n + j) % 4]}",
                 value=rng.randint(20, 400) * 100_00,
-                currency=cur,
+                currency=s.population.home.place.currency,
                 pipeline_id=pipe.id,
                 stage_id=stage.id,
                 status=status,
@@ -796,62 +811,77 @@ def seed(s: SeedContext) -> None:
                 person_id=people[0].id if people else None,
                 org_id=org.id,
                 owner_email=org.owner_email,
-                expected_close_date=now.date() + dt.timedelta(days=rng.randint(-20, 90)),
+                expected_close_date=s.now.date() + dt.timedelta(days=rng.randint(-20, 90)),
                 lost_reason=REASONS[k % len(REASONS)] if status == "lost" else None,
                 stage_change_time=changed,
-                won_time=now - dt.timedelta(days=2) if status == "won" else None,
-                lost_time=now - dt.timedelta(days=3) if status == "lost" else None,
+                won_time=s.ago(days=2) if status == "won" else None,
+                lost_time=s.ago(days=3) if status == "lost" else None,
                 add_time=added,
                 update_time=changed,
             )
             if k % 3 == 0:
-                lines = []
-                for m in range(1 + k % 3):
-                    product = products[(k + m * 7) % len(products)]
-                    qty = 1 + (k + m) % 12
-                    disc = (0, 5, 10)[m % 3]
-                    lines.append(
-                        s.create(
-                            DealProduct,
-                            deal_id=deal.id,
-                            sku=product.sku,
-                            name=product.name,
-                            item_price=product.price_cents,
-                            quantity=qty,
-                            discount_percent=disc,
-                            sum=_line_sum(product.price_cents, qty, disc),
-                        )
-                    )
-                deal = s.update(deal, value=sum(x.sum for x in lines))
-            done_date: dt.date | None = None
-            for a in range(k % 3):
-                typ, subject = ACTIVITY_SUBJECTS[(k + a) % len(ACTIVITY_SUBJECTS)]
-                done = a == 0 and (status != "open" or k % 2 == 0)
-                due = (changed + dt.timedelta(days=2 + a * 3)).date()
-                if done:
-                    due = min(due, now.date() - dt.timedelta(days=1))
-                    done_date = due
-                s.create(
-                    Activity,
-                    subject=f"{subject}: {org.name}",
-                    type=typ,
-                    due_date=due,
-                    deal_id=deal.id,
-                    person_id=deal.person_id,
-                    owner_email=deal.owner_email,
-                    done=done,
-                    add_time=changed,
-                )
+                deal = _seed_deal_products(s, deal, k)
+            done_date = _seed_activities(s, deal, k, org.name, changed)
             if done_date is not None:
                 s.update(deal, last_activity_date=done_date)
             k += 1
-    # Leads without a deal yet: consumers' own businesses as persons without organization.
-    for i, p in enumerate(pop.consumers[:6]):
+
+
+def _seed_deal_products(s: SeedContext, deal: Deal, k: int) -> Deal:
+    """Give the ``k``-th seeded deal one to three catalog products; return it valued at their sum."""
+    products = s.population.products
+    lines = []
+    for m in range(1 + k % 3):
+        product = products[(k + m * 7) % len(products)]
+        qty = 1 + (k + m) % 12
+        disc = (0, 5, 10)[m % 3]
+        lines.append(
+            s.create(
+                DealProduct,
+                deal_id=deal.id,
+                sku=product.sku,
+                name=product.name,
+                item_price=product.price_cents,
+                quantity=qty,
+                discount_percent=disc,
+                sum=_line_sum(product.price_cents, qty, disc),
+            )
+        )
+    return s.update(deal, value=sum(x.sum for x in lines))
+
+
+def _seed_activities(s: SeedContext, deal: Deal, k: int, org_name: str, changed: dt.datetime) -> dt.date | None:
+    """Plan up to two activities on the ``k``-th seeded deal, last moved at ``changed``; return when one was done."""
+    done_date: dt.date | None = None
+    for a in range(k % 3):
+        typ, subject = ACTIVITY_SUBJECTS[(k + a) % len(ACTIVITY_SUBJECTS)]
+        done = a == 0 and (deal.status != "open" or k % 2 == 0)
+        due = (changed + dt.timedelta(days=2 + a * 3)).date()
+        if done:
+            due = min(due, s.now.date() - dt.timedelta(days=1))
+            done_date = due
+        s.create(
+            Activity,
+            subject=f"{subject}: {org_name}",
+            type=typ,
+            due_date=due,
+            deal_id=deal.id,
+            person_id=deal.person_id,
+            owner_email=deal.owner_email,
+            done=done,
+            add_time=changed,
+        )
+    return done_date
+
+
+def _seed_leads(s: SeedContext, reps: Sequence[PopulationPerson]) -> None:
+    """Leads without a deal yet: consumers' own businesses as persons without organization."""
+    for i, p in enumerate(s.population.consumers[:6]):
         s.create(
             Person,
             name=p.name,
             email=p.email,
             phone=p.phone,
             owner_email=reps[i % len(reps)].email,
-            add_time=now - dt.timedelta(days=5 + i),
+            add_time=s.ago(days=5 + i),
         )

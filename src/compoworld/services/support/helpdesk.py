@@ -12,12 +12,12 @@ solves its linked incidents, and only solved tickets can be rated.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
-from compoworld.engine.entities import Population
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Deleted, Record
 from compoworld.engine.service import Service, Transition
@@ -35,7 +35,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
-from compoworld.world import commerce as links
+from compoworld.services.kit.examples import first_example
+from compoworld.services.kit.records import Created
+from compoworld.world import commerce
 
 __all__ = ["service"]
 
@@ -113,7 +115,7 @@ class Organization(Record):
     """When the organization was added."""
 
 
-class Group(Record):
+class Group(Created):
     """A team of agents that tickets are routed to."""
 
     id: GroupId
@@ -123,8 +125,6 @@ class Group(Record):
     """What the group handles."""
     is_default: bool = False
     """Whether new tickets with no other routing go to this group; the default group cannot be deleted."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the group was created."""
 
 
 class GroupMembership(Record):
@@ -586,7 +586,7 @@ def _agent_in_group(ctx: Ctx, group_id: str | None) -> str:
 
 
 def _example_create(ctx: Ctx) -> dict[str, Any]:
-    orders = _first_order_numbers(ctx.population)
+    orders = commerce.first_order_numbers(ctx.population)
     requester = next(
         u for u in ctx.where(User, role="end-user", suspended=False, organization_id=None) if u.email in orders
     )
@@ -792,11 +792,11 @@ def assign_ticket(ctx: Ctx, ticket_id: TicketId, assignee_id: UserId, group_id: 
     return ctx.update(ticket, assignee_id=agent.id, group_id=group, status=status)
 
 
-def _example_status(ctx: Ctx) -> dict[str, Any]:
-    return {"ticket_id": _ticket_in(ctx, "open").id, "status": "pending"}
-
-
-@service.tool(intent="change the ticket's status", write=True, example=_example_status)
+@service.tool(
+    intent="change the ticket's status",
+    write=True,
+    example=first_example(Ticket, "ticket_id", where={"status": "open"}, status="pending"),
+)
 def set_ticket_status(ctx: Ctx, ticket_id: TicketId, status: ManualStatus) -> Ticket:
     """Set a ticket to open, pending (waiting on the requester) or hold (waiting on a third party).
 
@@ -944,11 +944,12 @@ def apply_macro(ctx: Ctx, ticket_id: TicketId, macro_id: MacroId, agent_id: User
     return MacroApplication(ticket=updated, comment=comment, solved_incident_ids=cascaded)
 
 
-def _example_tags(ctx: Ctx) -> dict[str, Any]:
-    return {"ticket_id": _ticket_in(ctx, "open").id, "tags": ["vip", "follow_up"]}
-
-
-@service.tool(intent="tag the ticket", write=True, idempotent=True, example=_example_tags)
+@service.tool(
+    intent="tag the ticket",
+    write=True,
+    idempotent=True,
+    example=first_example(Ticket, "ticket_id", where={"status": "open"}, tags=["vip", "follow_up"]),
+)
 def add_ticket_tags(ctx: Ctx, ticket_id: TicketId, tags: TagList) -> Ticket:
     """Add tags to a ticket; tags it already has are kept once.
 
@@ -991,12 +992,13 @@ def remove_ticket_tags(ctx: Ctx, ticket_id: TicketId, tags: TagList) -> Ticket:
     return ctx.update(ticket, tags=kept)
 
 
-def _example_rate(ctx: Ctx) -> dict[str, Any]:
-    t = _ticket_in(ctx, "solved")
-    return {"ticket_id": t.id, "score": "good", "comment": "Quick and friendly help."}
-
-
-@service.tool(intent="record the customer's satisfaction rating", write=True, example=_example_rate)
+@service.tool(
+    intent="record the customer's satisfaction rating",
+    write=True,
+    example=first_example(
+        Ticket, "ticket_id", where={"status": "solved"}, score="good", comment="Quick and friendly help."
+    ),
+)
 def rate_ticket(
     ctx: Ctx, ticket_id: TicketId, score: Score, comment: Text = "", reason: BadReason | None = None
 ) -> SatisfactionRating:
@@ -1165,14 +1167,17 @@ def create_group_membership(ctx: Ctx, user_id: UserId, group_id: GroupId) -> Gro
     return ctx.create(GroupMembership, user_id=agent.id, group_id=group_id)
 
 
-def _example_delete_group(ctx: Ctx) -> dict[str, Any] | None:
-    for g in ctx.where(Group, is_default=False):
-        if not any(t.status in UNSOLVED for t in ctx.where(Ticket, group_id=g.id)):
-            return {"group_id": g.id}
-    return None
-
-
-@service.tool(intent="delete the agent group", write=True, destructive=True, example=_example_delete_group)
+@service.tool(
+    intent="delete the agent group",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Group,
+        "group_id",
+        where={"is_default": False},
+        match=lambda ctx, g: not any(t.status in UNSOLVED for t in ctx.where(Ticket, group_id=g.id)),
+    ),
+)
 def delete_group(ctx: Ctx, group_id: GroupId) -> Deleted:
     """Delete a group: its memberships end and organizations routed to it lose their routing.
 
@@ -1214,14 +1219,16 @@ class OrganizationDeletion(BaseModel):
     detached_user_ids: list[UserId] = Field(description="Its users, who now belong to no organization.")
 
 
-def _example_delete_org(ctx: Ctx) -> dict[str, Any] | None:
-    for org in ctx.scan(Organization):
-        if not any(t.status in UNSOLVED for t in ctx.where(Ticket, organization_id=org.id)):
-            return {"organization_id": org.id}
-    return None
-
-
-@service.tool(intent="delete the organization", write=True, destructive=True, example=_example_delete_org)
+@service.tool(
+    intent="delete the organization",
+    write=True,
+    destructive=True,
+    example=first_example(
+        Organization,
+        "organization_id",
+        match=lambda ctx, org: not any(t.status in UNSOLVED for t in ctx.where(Ticket, organization_id=org.id)),
+    ),
+)
 def delete_organization(ctx: Ctx, organization_id: OrganizationId) -> OrganizationDeletion:
     """Delete an organization; its users stay, without an organization.
 
@@ -1262,16 +1269,6 @@ def find_user_by_email(ctx: Ctx, email: Email) -> User:
             hint="search users by name with helpdesk__list_users, or create one with helpdesk__create_user",
         )
     return found
-
-
-def _first_order_numbers(pop: Population) -> dict[str, str]:
-    """The number of each consumer's first shop order, by e-mail.
-
-    This follows the shop service's seeding contract (see
-    :mod:`compoworld.world.commerce`). Tickets about orders quote these
-    numbers, so an agent can look the order up in the shop.
-    """
-    return {p.email: links.first_order_number(i) for i, p in enumerate(pop.consumers) if links.places_first_order(i)}
 
 
 # -- seed ---------------------------------------------------------------------------------
@@ -1406,20 +1403,38 @@ MACROS: tuple[dict[str, Any], ...] = (
 def seed(s: SeedContext) -> None:
     """Groups of Support agents, end-users from contacts and consumers, tickets in every state, macros."""
     pop = s.population
-    rng = s.rng
-    now = s.now
+    groups_ = _seed_groups(s)
+    members = _seed_agents(s, groups_)
+    orgs = _seed_organizations(s, groups_)
+    end_users = _seed_end_users(s, orgs)
+    # About two thirds of the customers have ever contacted support; every fourth company never has.
+    quiet_orgs = {org.id for k, org in enumerate(orgs.values()) if k % 4 == 3}
+    requesters = [
+        u for k, u in enumerate(end_users) if not u.suspended and k % 3 != 1 and u.organization_id not in quiet_orgs
+    ]
+    desk = _Desk(s, groups_, members, orgs, commerce.first_order_numbers(pop))
+    _seed_tickets(desk, requesters)
+    _seed_macros(s, groups_)
 
-    def ago(hours: float) -> dt.datetime:
-        return now - dt.timedelta(hours=hours)
 
-    grp = {
-        name: s.create(Group, name=name, description=desc, is_default=default, created_at=ago(24 * 400))
+def _seed_groups(s: SeedContext) -> dict[str, Group]:
+    return {
+        name: s.create(Group, name=name, description=desc, is_default=default, created_at=s.ago(days=400))
         for name, desc, default in GROUPS
     }
-    active_groups = [g for g in grp.values() if g.name != "Onboarding"]
-    support = [p for p in pop.employees if p.department == "Support"] or list(pop.employees[:4])
-    agents: list[User] = []
-    members: dict[str, list[User]] = {g.id: [] for g in grp.values()}
+
+
+def _active_groups(groups_: dict[str, Group]) -> list[Group]:
+    """The groups with a queue (Onboarding has none yet)."""
+    return [g for g in groups_.values() if g.name != "Onboarding"]
+
+
+def _seed_agents(s: SeedContext, groups_: dict[str, Group]) -> dict[str, list[User]]:
+    """The Support staff as agents in their home group and the default one; the agents of each group."""
+    pop = s.population
+    active_groups = _active_groups(groups_)
+    support = pop.staff("Support", fallback=4)
+    members: dict[str, list[User]] = {g.id: [] for g in groups_.values()}
     for i, person in enumerate(support):
         lead = "Lead" in person.job_title or i == 0
         agent = s.create(
@@ -1430,29 +1445,39 @@ def seed(s: SeedContext) -> None:
             phone=person.phone,
             locale="en",
             notes=person.job_title,
-            created_at=ago(24 * 300),
+            created_at=s.ago(days=300),
         )
-        agents.append(agent)
         home = active_groups[i % len(active_groups)]
-        mine = [home, grp["General Support"]] if home.name != "General Support" else [home]
+        mine = [home, groups_["General Support"]] if home.name != "General Support" else [home]
         if i % 3 == 2:
-            mine.append(rng.choice(active_groups))
+            mine.append(s.rng.choice(active_groups))
         if i % 2 == 0:
-            mine.append(grp["Onboarding"])  # a team with no queue yet
+            mine.append(groups_["Onboarding"])  # a team with no queue yet
         for g in dict.fromkeys(mine):
-            s.create(GroupMembership, user_id=agent.id, group_id=g.id, created_at=ago(24 * 300))
+            s.create(GroupMembership, user_id=agent.id, group_id=g.id, created_at=s.ago(days=300))
             members[g.id].append(agent)
+    return members
+
+
+def _seed_organizations(s: SeedContext, groups_: dict[str, Group]) -> dict[str, Organization]:
+    """The customer companies by key, some routed to a group."""
     orgs = {}
-    for company in pop.customers:
-        routing = rng.choice((None, None, grp["Orders & Shipping"].id, grp["Billing"].id))
+    for company in s.population.customers:
+        routing = s.rng.choice((None, None, groups_["Orders & Shipping"].id, groups_["Billing"].id))
         orgs[company.key] = s.create(
             Organization,
             name=company.name,
             domain=company.domain,
             details=f"{company.industry.capitalize()} customer, {company.employees} employees.",
             group_id=routing,
-            created_at=ago(24 * rng.randint(60, 700)),
+            created_at=s.ago(days=s.rng.randint(60, 700)),
         )
+    return orgs
+
+
+def _seed_end_users(s: SeedContext, orgs: dict[str, Organization]) -> list[User]:
+    """Business contacts in their organizations, then consumers; a few of each suspended."""
+    pop, rng = s.population, s.rng
     end_users: list[User] = []
     for i, person in enumerate(pop.contacts):
         left = i % 20 == 19
@@ -1467,7 +1492,7 @@ def seed(s: SeedContext) -> None:
                 locale=person.place.language,
                 suspended=left,
                 notes="Left the company; suspended at the customer's request." if left else "",
-                created_at=ago(24 * rng.randint(10, 500)),
+                created_at=s.ago(days=rng.randint(10, 500)),
             )
         )
     for i, person in enumerate(pop.consumers):
@@ -1481,120 +1506,49 @@ def seed(s: SeedContext) -> None:
                 locale=person.place.language,
                 suspended=i % 5 == 4,
                 notes=("Sent spam through the web form.", "Abusive messages to agents.")[i % 2] if i % 5 == 4 else "",
-                created_at=ago(24 * rng.randint(10, 500)),
+                created_at=s.ago(days=rng.randint(10, 500)),
             )
         )
-    # About two thirds of the customers have ever contacted support; every fourth company never has.
-    quiet_orgs = {org.id for k, org in enumerate(orgs.values()) if k % 4 == 3}
-    orders = _first_order_numbers(pop)
-    requesters = [
-        u for k, u in enumerate(end_users) if not u.suspended and k % 3 != 1 and u.organization_id not in quiet_orgs
-    ]
-    products = pop.products
+    return end_users
 
-    def agent_for(group: Group) -> User:
-        return rng.choice(members[group.id])
 
-    def ticket(
-        status: str,
-        k: int,
-        requester: User,
-        *,
-        type_: TicketType | None = None,
-        problem: Ticket | None = None,
-        subject: str | None = None,
-        body: str | None = None,
-        group: Group | None = None,
-    ) -> Ticket:
-        order = orders.get(requester.email)
-        template = REQUESTS[k % len(REQUESTS)]
-        while order is None and "{order}" in template[0] + template[1]:
-            k += 1  # people without an order ask about something else
-            template = REQUESTS[k % len(REQUESTS)]
-        if "{order}" not in template[0] + template[1]:
-            order = None
-        product = rng.choice(products).name
-        subj = subject or template[0].format(order=order or "", product=product)
-        desc = body or template[1].format(order=order or "", product=product)
-        if group is None:
-            org = next((o for o in orgs.values() if o.id == requester.organization_id), None)
-            group = next((g for g in grp.values() if org and g.id == org.group_id), None) or (
-                active_groups[template[2]] if rng.random() < 0.8 else grp["General Support"]
-            )
-        if not members[group.id]:
-            group = grp["General Support"]  # every agent works the default queue
-        ttype = type_ if type_ is not None else template[3]
-        assigned = status != "new"
-        assignee = agent_for(group) if assigned else None
-        created = ago(rng.uniform(2, 24 * (3 if status in ("new", "open") else 40)))
-        solved_at = None
-        if status in ("solved", "closed"):
-            solved_at = min(created + dt.timedelta(hours=rng.uniform(1, 72)), now - dt.timedelta(minutes=30))
-        tags = (template[4],) if subject is None else ()
-        rec = s.create(
-            Ticket,
-            subject=subj,
-            description=desc,
-            status=status,
-            priority=rng.choice(("low", "normal", "normal", "high", "urgent")),
-            type=ttype,
-            requester_id=requester.id,
-            assignee_id=assignee.id if assignee else None,
-            group_id=group.id,
-            organization_id=requester.organization_id,
-            via=rng.choice(("email", "email", "web", "phone", "chat")),
-            order_number=order,
-            problem_id=problem.id if problem and ttype == "incident" else None,
-            due_at=created + dt.timedelta(days=rng.randint(2, 14)) if ttype == "task" else None,
-            tags=tuple(sorted(set(tags))),
-            solved_at=solved_at,
-            created_at=created,
-            updated_at=solved_at or created + dt.timedelta(minutes=rng.randint(5, 90)),
-        )
-        s.create(Comment, ticket_id=rec.id, author_id=requester.id, body=desc, public=True, created_at=created)
-        if assignee is not None:
-            t = created + dt.timedelta(minutes=rng.randint(10, 180))
-            s.create(
-                Comment, ticket_id=rec.id, author_id=assignee.id, body=rng.choice(REPLIES), public=True, created_at=t
-            )
-            if rng.random() < 0.35:
-                s.create(
-                    Comment,
-                    ticket_id=rec.id,
-                    author_id=assignee.id,
-                    body=rng.choice(NOTES),
-                    public=False,
-                    created_at=t + dt.timedelta(minutes=5),
-                )
-        if status in ("solved", "closed") and rng.random() < 0.5:
-            score: Score = "good" if rng.random() < 0.8 else "bad"
-            s.create(
-                SatisfactionRating,
-                ticket_id=rec.id,
-                requester_id=requester.id,
-                assignee_id=rec.assignee_id,
-                group_id=rec.group_id,
-                score=score,
-                reason=rng.choice(("too_slow", "not_resolved")) if score == "bad" else None,
-                comment="Thanks, all sorted." if score == "good" else "Took far too long.",
-                updated_at=(solved_at or now) + dt.timedelta(hours=2),
-            )
-        return rec
+@dataclass(frozen=True)
+class _Desk:
+    """What seeding a ticket needs: the groups and their agents, the organizations and the consumers' orders."""
 
+    s: SeedContext
+    groups: dict[str, Group]
+    members: dict[str, list[User]]
+    orgs: dict[str, Organization]
+    orders: dict[str, str]
+    """The number of each consumer's first shop order, by e-mail."""
+
+
+def _seed_tickets(desk: _Desk, requesters: list[User]) -> None:
+    """Tickets in every status, then two problems with their linked incidents."""
     # Open work first, so the first tickets of each status are assigned and workable.
     plan = ["open"] * 26 + ["new"] * 18 + ["pending"] * 14 + ["hold"] * 6 + ["solved"] * 22 + ["closed"] * 34
     share = min(len(requesters) / 70, 4.0)  # the plan is for a scale-1 world; follow the population's size
     plan = [status for k, status in enumerate(plan) for _ in range(int((k + 1) * share) - int(k * share))]
     for k, status in enumerate(plan):
-        ticket(status, k, requesters[(k * 7) % len(requesters)])
-    tech = grp["Technical Support"]
+        _seed_ticket(desk, status, k, requesters[(k * 7) % len(requesters)])
+    tech = desk.groups["Technical Support"]
+    products = desk.s.population.products
     for k, (subject, body, _) in enumerate(PROBLEMS):
         product = products[k].name
-        problem = ticket(
-            "open", k, requesters[k], type_="problem", subject=subject.format(product=product), body=body, group=tech
+        problem = _seed_ticket(
+            desk,
+            "open",
+            k,
+            requesters[k],
+            type_="problem",
+            subject=subject.format(product=product),
+            body=body,
+            group=tech,
         )
         for j in range(3):
-            ticket(
+            _seed_ticket(
+                desk,
                 ("new", "open", "pending")[j],
                 k + j,
                 requesters[(k * 11 + j * 5 + 3) % len(requesters)],
@@ -1604,9 +1558,110 @@ def seed(s: SeedContext) -> None:
                 body="Same symptoms as reported by others.",
                 group=tech,
             )
+
+
+def _seed_ticket(
+    desk: _Desk,
+    status: str,
+    k: int,
+    requester: User,
+    *,
+    type_: TicketType | None = None,
+    problem: Ticket | None = None,
+    subject: str | None = None,
+    body: str | None = None,
+    group: Group | None = None,
+) -> Ticket:
+    """A ticket from the k-th of REQUESTS (unless subject and body are given), with its conversation and rating."""
+    s, rng, now = desk.s, desk.s.rng, desk.s.now
+    order = desk.orders.get(requester.email)
+    template = REQUESTS[k % len(REQUESTS)]
+    while order is None and "{order}" in template[0] + template[1]:
+        k += 1  # people without an order ask about something else
+        template = REQUESTS[k % len(REQUESTS)]
+    if "{order}" not in template[0] + template[1]:
+        order = None
+    product = rng.choice(s.population.products).name
+    subj = subject or template[0].format(order=order or "", product=product)
+    desc = body or template[1].format(order=order or "", product=product)
+    if group is None:
+        org = next((o for o in desk.orgs.values() if o.id == requester.organization_id), None)
+        group = next((g for g in desk.groups.values() if org and g.id == org.group_id), None) or (
+            _active_groups(desk.groups)[template[2]] if rng.random() < 0.8 else desk.groups["General Support"]
+        )
+    if not desk.members[group.id]:
+        group = desk.groups["General Support"]  # every agent works the default queue
+    ttype = type_ if type_ is not None else template[3]
+    assignee = rng.choice(desk.members[group.id]) if status != "new" else None
+    created = s.ago(hours=rng.uniform(2, 24 * (3 if status in ("new", "open") else 40)))
+    solved_at = None
+    if status in ("solved", "closed"):
+        solved_at = min(created + dt.timedelta(hours=rng.uniform(1, 72)), now - dt.timedelta(minutes=30))
+    tags = (template[4],) if subject is None else ()
+    rec = s.create(
+        Ticket,
+        subject=subj,
+        description=desc,
+        status=status,
+        priority=rng.choice(("low", "normal", "normal", "high", "urgent")),
+        type=ttype,
+        requester_id=requester.id,
+        assignee_id=assignee.id if assignee else None,
+        group_id=group.id,
+        organization_id=requester.organization_id,
+        via=rng.choice(("email", "email", "web", "phone", "chat")),
+        order_number=order,
+        problem_id=problem.id if problem and ttype == "incident" else None,
+        due_at=created + dt.timedelta(days=rng.randint(2, 14)) if ttype == "task" else None,
+        tags=tuple(sorted(set(tags))),
+        solved_at=solved_at,
+        created_at=created,
+        updated_at=solved_at or created + dt.timedelta(minutes=rng.randint(5, 90)),
+    )
+    _seed_conversation(s, rec, requester, assignee, created)
+    if status in ("solved", "closed") and rng.random() < 0.5:
+        score: Score = "good" if rng.random() < 0.8 else "bad"
+        s.create(
+            SatisfactionRating,
+            ticket_id=rec.id,
+            requester_id=requester.id,
+            assignee_id=rec.assignee_id,
+            group_id=rec.group_id,
+            score=score,
+            reason=rng.choice(("too_slow", "not_resolved")) if score == "bad" else None,
+            comment="Thanks, all sorted." if score == "good" else "Took far too long.",
+            updated_at=(solved_at or now) + dt.timedelta(hours=2),
+        )
+    return rec
+
+
+def _seed_conversation(
+    s: SeedContext, ticket: Ticket, requester: User, assignee: User | None, created: dt.datetime
+) -> None:
+    """The requester's message, then the assignee's reply and sometimes an internal note."""
+    rng = s.rng
+    s.create(
+        Comment, ticket_id=ticket.id, author_id=requester.id, body=ticket.description, public=True, created_at=created
+    )
+    if assignee is None:
+        return
+    t = created + dt.timedelta(minutes=rng.randint(10, 180))
+    s.create(Comment, ticket_id=ticket.id, author_id=assignee.id, body=rng.choice(REPLIES), public=True, created_at=t)
+    if rng.random() < 0.35:
+        s.create(
+            Comment,
+            ticket_id=ticket.id,
+            author_id=assignee.id,
+            body=rng.choice(NOTES),
+            public=False,
+            created_at=t + dt.timedelta(minutes=5),
+        )
+
+
+def _seed_macros(s: SeedContext, groups_: dict[str, Group]) -> None:
     for spec in MACROS:
         values = dict(spec)
         group_name = values.pop("set_group", None)
         if group_name:
-            values["set_group_id"] = grp[group_name].id
-        s.create(Macro, updated_at=ago(24 * 90), **values)
+            values["set_group_id"] = groups_[group_name].id
+        s.create(Macro, updated_at=s.ago(days=90), **values)

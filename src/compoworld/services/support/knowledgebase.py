@@ -13,18 +13,19 @@ and inline ones must be images; a section with articles cannot be deleted.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from compoworld.engine.context import Ctx
+from compoworld.engine.entities import Person
 from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, UPDATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import DateTime, Email, FileLink, IdOf, Language, PersonName, Sku, Text, Title, Url
+from compoworld.services.kit.examples import first_example
 
 __all__ = ["service"]
 
@@ -353,27 +354,9 @@ def _example_update_tr(ctx: Ctx) -> dict[str, Any] | None:
     return None if tr is None else {"translation_id": tr.id, "body": tr.body + " (updated)"}
 
 
-def _example_publish_tr(ctx: Ctx) -> dict[str, Any] | None:
-    for tr in ctx.where(Translation, draft=True, outdated=False):
-        if not ctx.get(Article, tr.article_id).draft:
-            return {"translation_id": tr.id}
-    return None
-
-
 def _example_vote(ctx: Ctx) -> dict[str, Any] | None:
     art = ctx.first(Article, draft=False)
     return None if art is None else {"article_id": art.id, "user_email": ctx.population.consumers[0].email, "up": True}
-
-
-def _example_attach(ctx: Ctx) -> dict[str, Any]:
-    art = next(iter(ctx.scan(Article)))
-    return {
-        "article_id": art.id,
-        "file_name": "setup-guide.pdf",
-        "content_type": "application/pdf",
-        "size": 240_000,
-        "content_url": "https://files.wayfinder.example/att/setup-guide.pdf",
-    }
 
 
 def _example_search(ctx: Ctx) -> dict[str, Any]:
@@ -445,14 +428,11 @@ def move_article(ctx: Ctx, article_id: ArticleId, section_id: SectionId) -> Arti
     return ctx.update(art, section_id=sec.id)
 
 
-def _example_publish(ctx: Ctx) -> dict[str, Any] | None:
-    for art in ctx.where(Article, draft=True):
-        if art.body.strip():
-            return {"article_id": art.id}
-    return None
-
-
-@service.tool(intent="publish the help article", write=True, example=_example_publish)
+@service.tool(
+    intent="publish the help article",
+    write=True,
+    example=first_example(Article, "article_id", where={"draft": True}, match=lambda ctx, art: art.body.strip() != ""),
+)
 def publish_article(ctx: Ctx, article_id: ArticleId) -> Article:
     """Publish a draft article; it needs a body. Customers can then find it and vote on it.
 
@@ -519,7 +499,16 @@ def update_translation(
     return ctx.update(tr, title=title or tr.title, body=body if body is not None else tr.body, outdated=False)
 
 
-@service.tool(intent="publish the translation", write=True, example=_example_publish_tr)
+@service.tool(
+    intent="publish the translation",
+    write=True,
+    example=first_example(
+        Translation,
+        "translation_id",
+        where={"draft": True, "outdated": False},
+        match=lambda ctx, tr: not ctx.get(Article, tr.article_id).draft,
+    ),
+)
 def publish_translation(ctx: Ctx, translation_id: TranslationId) -> Translation:
     """Publish a draft translation of a published article; an outdated one must be updated first.
 
@@ -569,7 +558,18 @@ def vote_article(ctx: Ctx, article_id: ArticleId, user_email: Email, up: bool) -
     return ctx.update(art, vote_sum=art.vote_sum + value, vote_count=art.vote_count + 1)
 
 
-@service.tool(intent="attach a file to the article", write=True, example=_example_attach)
+@service.tool(
+    intent="attach a file to the article",
+    write=True,
+    example=first_example(
+        Article,
+        "article_id",
+        file_name="setup-guide.pdf",
+        content_type="application/pdf",
+        size=240_000,
+        content_url="https://files.wayfinder.example/att/setup-guide.pdf",
+    ),
+)
 def add_attachment(
     ctx: Ctx,
     article_id: ArticleId,
@@ -766,17 +766,40 @@ TRANSLATED = {"de": "Anleitung", "fr": "Guide", "es": "Guía"}
 def seed(s: SeedContext) -> None:
     """Categories and sections, general and product articles by Support staff, translations, votes, files."""
     pop = s.population
-    now = s.now
-    writers = [p for p in pop.employees if p.department == "Support"] or list(pop.employees[:3])
-    k = 0
-    arts: list[Article] = []
+    writers = pop.staff("Support", fallback=3)
+    articles_ = _ArticleWriter(s, writers)
+    for pos, (cname, cdesc, secs) in enumerate(STRUCTURE):
+        cat = s.create(Category, name=cname, description=cdesc, position=pos)
+        for sname, items in secs:
+            sec = s.create(Section, category_id=cat.id, name=sname)
+            for title, body, labels in items:
+                articles_.write(sec, title, body, labels)
+    _seed_product_guides(s, articles_)
+    for i, art in enumerate(articles_.written):
+        if not art.draft:
+            _seed_article_extras(s, i, art)
 
-    def article(sec: Section, title: str, body: str, labels: tuple[str, ...], skus: tuple[str, ...] = ()) -> Article:
-        nonlocal k
-        k += 1
-        author = writers[k % len(writers)]
+
+class _ArticleWriter:
+    """Writes the seeded articles in turn: the turn decides the author, drafts, promotion and dates.
+
+    Args:
+        s: The seeding context.
+        writers: The Support staff who write articles.
+    """
+
+    def __init__(self, s: SeedContext, writers: list[Person]) -> None:
+        self.s = s
+        self.writers = writers
+        self.written: list[Article] = []
+
+    def write(
+        self, sec: Section, title: str, body: str, labels: tuple[str, ...], skus: tuple[str, ...] = ()
+    ) -> Article:
+        k = len(self.written) + 1
+        author = self.writers[k % len(self.writers)]
         draft = k % 6 == 5
-        rec = s.create(
+        rec = self.s.create(
             Article,
             section_id=sec.id,
             title=title,
@@ -787,27 +810,24 @@ def seed(s: SeedContext) -> None:
             promoted=k % 7 == 1,
             label_names=labels,
             product_skus=skus,
-            published_at=None if draft else now - dt.timedelta(days=100 - k),
-            edited_at=now - dt.timedelta(days=90 - k),
+            published_at=None if draft else self.s.ago(days=100 - k),
+            edited_at=self.s.ago(days=90 - k),
         )
-        arts.append(rec)
+        self.written.append(rec)
         return rec
 
-    for pos, (cname, cdesc, secs) in enumerate(STRUCTURE):
-        cat = s.create(Category, name=cname, description=cdesc, position=pos)
-        for sname, items in secs:
-            sec = s.create(Section, category_id=cat.id, name=sname)
-            for title, body, labels in items:
-                article(sec, title, body, labels)
+
+def _seed_product_guides(s: SeedContext, articles_: _ArticleWriter) -> None:
+    """A section per product category with set-up guides and a troubleshooting subsection, and an empty one."""
     products = s.create(Category, name="Products", description="Set-up guides and troubleshooting.", position=9)
     by_cat: dict[str, list[Any]] = {}
-    for prod in pop.products:
+    for prod in s.population.products:
         by_cat.setdefault(prod.category, []).append(prod)
     for cat_name in sorted(by_cat):
         sec = s.create(Section, category_id=products.id, name=cat_name.capitalize())
         trouble = s.create(Section, category_id=products.id, parent_section_id=sec.id, name="Troubleshooting")
         for prod in by_cat[cat_name][:3]:
-            article(
+            articles_.write(
                 sec,
                 f"Set up the {prod.name}",
                 f"Unpack the {prod.name}, charge it fully and follow the quick-start card in the box.",
@@ -815,7 +835,7 @@ def seed(s: SeedContext) -> None:
                 (prod.sku,),
             )
         prod = by_cat[cat_name][0]
-        article(
+        articles_.write(
             trouble,
             f"{prod.name} does not turn on",
             f"Hold the power button for 10 seconds. If the {prod.name} still does not start, contact support.",
@@ -823,53 +843,54 @@ def seed(s: SeedContext) -> None:
             (prod.sku,),
         )
     s.create(Section, category_id=products.id, name="Discontinued products", description="Nothing here yet.")
-    voters = list(pop.consumers)
-    for i, art in enumerate(arts):
-        if art.draft:
-            continue
-        total = 0
-        n = i % 5
-        for j in range(n):
-            value = -1 if (i + j) % 4 == 3 else 1
+
+
+def _seed_article_extras(s: SeedContext, i: int, art: Article) -> None:
+    """The i-th article's votes, translations (every third article) and, for a product article, its files."""
+    voters = s.population.consumers
+    total = 0
+    n = i % 5
+    for j in range(n):
+        value = -1 if (i + j) % 4 == 3 else 1
+        s.create(
+            Vote,
+            article_id=art.id,
+            user_email=voters[(i * 3 + j * 7) % len(voters)].email,
+            value=value,
+            created_at=s.ago(days=10 + j),
+        )
+        total += value
+    art = s.update(art, vote_sum=total, vote_count=n)
+    if i % 3 == 0:
+        for m, (loc, word) in enumerate(TRANSLATED.items()):
             s.create(
-                Vote,
+                Translation,
                 article_id=art.id,
-                user_email=voters[(i * 3 + j * 7) % len(voters)].email,
-                value=value,
-                created_at=now - dt.timedelta(days=10 + j),
+                locale=loc,
+                title=f"{word}: {art.title}",
+                body=f"[{loc}] {art.body}",
+                draft=m == 2,
+                outdated=(i + m) % 4 == 0,
+                updated_at=s.ago(days=20),
             )
-            total += value
-        art = s.update(art, vote_sum=total, vote_count=n)
-        if i % 3 == 0:
-            for m, (loc, word) in enumerate(TRANSLATED.items()):
-                s.create(
-                    Translation,
-                    article_id=art.id,
-                    locale=loc,
-                    title=f"{word}: {art.title}",
-                    body=f"[{loc}] {art.body}",
-                    draft=m == 2,
-                    outdated=(i + m) % 4 == 0,
-                    updated_at=now - dt.timedelta(days=20),
-                )
-        if art.product_skus:
-            slug = _slug(art.title)
-            s.create(
-                Attachment,
-                article_id=art.id,
-                file_name=f"{slug[:40]}.png",
-                content_type="image/png",
-                size=180_000 + 1000 * i,
-                inline=True,
-                content_url=f"https://files.wayfinder.example/att/{art.id}/{slug[:40]}.png",
-                created_at=now - dt.timedelta(days=30),
-            )
-            s.create(
-                Attachment,
-                article_id=art.id,
-                file_name="quick-start-guide.pdf",
-                content_type="application/pdf",
-                size=1_200_000 + 5000 * i,
-                content_url=f"https://files.wayfinder.example/att/{art.id}/quick-start-guide.pdf",
-                created_at=now - dt.timedelta(days=30),
-            )
+    if art.product_skus:
+        slug = _slug(art.title)
+        s.create(
+            Attachment,
+            article_id=art.id,
+            file_name=f"{slug[:40]}.png",
+            content_type="image/png",
+            size=180_000 + 1000 * i,
+            inline=True,
+            content_url=f"https://files.wayfinder.example/att/{art.id}/{slug[:40]}.png",
+            created_at=s.ago(days=30),
+        )
+        s.create(
+            Attachment,
+            article_id=art.id,
+            file_name="quick-start-guide.pdf",
+            content_type="application/pdf",
+            size=1_200_000 + 5000 * i,
+            content_url=f"https://files.wayfinder.example/att/{art.id}/quick-start-guide.pdf",
+            created_at=s.ago(days=30),
+        )

@@ -38,7 +38,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
-from compoworld.world import commerce as links
+from compoworld.services.kit.examples import fixed_example
+from compoworld.services.kit.records import Created
+from compoworld.world import commerce
 
 __all__ = ["service"]
 
@@ -91,7 +93,7 @@ class Team(Record):
     """Members of the team."""
 
 
-class Contact(Record):
+class Contact(Created):
     """A customer: a user (signed up, with an e-mail) or a lead (a visitor, possibly anonymous)."""
 
     id: ContactId
@@ -115,8 +117,6 @@ class Contact(Record):
     """Archived contacts cannot write or be messaged."""
     signed_up_at: DateTime | None = None
     """When a user signed up."""
-    created_at: Annotated[DateTime, CREATED]
-    """When the contact was created."""
 
 
 class Conversation(Record):
@@ -399,10 +399,6 @@ def _admin(ctx: Ctx) -> Admin:
     return next(a for a in ctx.where(Admin, away_mode=False))
 
 
-def _example_create_contact(ctx: Ctx) -> dict[str, Any]:
-    return {"role": "lead", "name": "Visitor From Pricing", "city": "Lyon", "country": "FR"}
-
-
 def _example_convert(ctx: Ctx) -> dict[str, Any] | None:
     for lead in ctx.where(Contact, role="lead", archived=False):
         return {"contact_id": lead.id, "email": lead.email or f"lead.{lead.id}@mailbox.net"}
@@ -470,7 +466,11 @@ def _example_tag(ctx: Ctx) -> dict[str, Any] | None:
 # -- contacts ---------------------------------------------------------------------------------
 
 
-@service.tool(intent="add a customer contact", write=True, example=_example_create_contact)
+@service.tool(
+    intent="add a customer contact",
+    write=True,
+    example=fixed_example(role="lead", name="Visitor From Pricing", city="Lyon", country="FR"),
+)
 def create_contact(
     ctx: Ctx,
     role: Literal["user", "lead"],
@@ -950,10 +950,23 @@ REPLIES = (
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Support and Sales staff as teammates, customers and prospects as contacts, conversations in every state."""
+    adms, support, team_support = _seed_teammates(s)
+    for name in TAGS:
+        s.create(Tag, name=name)
+    people = _seed_contacts(s)
+    present = [a for a in support if not a.away_mode] or adms
+    plan: tuple[ConvState, ...] = ("open", "open", "closed", "snoozed", "closed", "open", "closed")
+    for k in range(48):
+        contact, order = people[(k * 5) % len(people)]
+        state = plan[k % len(plan)]
+        assignee = None if (state == "open" and k % 3 == 0) else present[k % len(present)]
+        _seed_conversation(s, k, contact, order, state, assignee, team_support)
+
+
+def _seed_teammates(s: SeedContext) -> tuple[list[Admin], list[Admin], Team]:
+    """Support and Sales staff (every sixth away) in their teams; every admin, the support ones, their team."""
     pop = s.population
-    rng = s.rng
-    now = s.now
-    staff = [p for p in pop.employees if p.department in ("Support", "Sales")] or list(pop.employees[:8])
+    staff = pop.staff("Support", "Sales", fallback=8)
     adms = [
         s.create(Admin, name=p.name, email=p.email, job_title=p.job_title, away_mode=i % 6 == 5)
         for i, p in enumerate(staff)
@@ -963,10 +976,17 @@ def seed(s: SeedContext) -> None:
     team_support = s.create(Team, name="Customer Support", admin_ids=tuple(a.id for a in support))
     s.create(Team, name="Sales", admin_ids=tuple(a.id for a in sales))
     s.create(Team, name="Billing", admin_ids=tuple(a.id for a in support[::2]))
-    for name in TAGS:
-        s.create(Tag, name=name)
+    return adms, support, team_support
 
-    orders = {p.email: links.first_order_number(i) for i, p in enumerate(pop.consumers) if links.places_first_order(i)}
+
+def _seed_contacts(s: SeedContext) -> list[tuple[Contact, str | None]]:
+    """Consumers as users, business contacts as users or leads, and a few anonymous visitors.
+
+    Returns:
+        The consumers' contacts, each with the number of their first shop order, if they placed one.
+    """
+    pop, now = s.population, s.now
+    orders = commerce.first_order_numbers(pop)
     people: list[tuple[Contact, str | None]] = []
     for i, p in enumerate(pop.consumers):
         c = s.create(
@@ -1000,72 +1020,79 @@ def seed(s: SeedContext) -> None:
         s.create(
             Contact, role="lead", city=place.city, country=place.country, created_at=now - dt.timedelta(hours=k + 1)
         )
+    return people
 
-    present = [a for a in support if not a.away_mode] or adms
-    plan: tuple[ConvState, ...] = ("open", "open", "closed", "snoozed", "closed", "open", "closed")
-    for k in range(48):
-        contact, order = people[(k * 5) % len(people)]
-        subject, body, tag = OPENERS[k % len(OPENERS)]
-        if order is None and "{order}" in body:
-            subject, body, tag = OPENERS[2]
-        state = plan[k % len(plan)]
-        created = now - dt.timedelta(hours=rng.randint(2, 24 * 20))
-        assignee = None if (state == "open" and k % 3 == 0) else present[k % len(present)]
-        answered = state != "open" or k % 2 == 0
-        n_parts = 1
-        conv = s.create(
-            Conversation,
-            contact_id=contact.id,
-            contact_email=contact.email,
-            subject=subject,
-            channel="chat" if k % 4 else "email",
-            started_by="contact",
-            state=state,
-            snoozed_until=now + dt.timedelta(hours=6 + k) if state == "snoozed" else None,
-            admin_assignee_id=assignee.id if assignee else None,
-            team_assignee_id=team_support.id if assignee or k % 2 else None,
-            priority=k % 9 == 0,
-            order_number=order if "{order}" in body else None,
-            tags=(tag,) if k % 2 == 0 else (),
-            waiting_since=None if answered else created,
-            created_at=created,
-            updated_at=created + dt.timedelta(minutes=20),
-        )
+
+def _seed_conversation(
+    s: SeedContext,
+    k: int,
+    contact: Contact,
+    order: str | None,
+    state: ConvState,
+    assignee: Admin | None,
+    team_support: Team,
+) -> None:
+    """The k-th conversation: the customer's opener, the assignee's reply and close, sometimes a note."""
+    now = s.now
+    subject, body, tag = OPENERS[k % len(OPENERS)]
+    if order is None and "{order}" in body:
+        subject, body, tag = OPENERS[2]
+    created = s.ago(hours=s.rng.randint(2, 24 * 20))
+    answered = state != "open" or k % 2 == 0
+    n_parts = 1
+    conv = s.create(
+        Conversation,
+        contact_id=contact.id,
+        contact_email=contact.email,
+        subject=subject,
+        channel="chat" if k % 4 else "email",
+        started_by="contact",
+        state=state,
+        snoozed_until=now + dt.timedelta(hours=6 + k) if state == "snoozed" else None,
+        admin_assignee_id=assignee.id if assignee else None,
+        team_assignee_id=team_support.id if assignee or k % 2 else None,
+        priority=k % 9 == 0,
+        order_number=order if "{order}" in body else None,
+        tags=(tag,) if k % 2 == 0 else (),
+        waiting_since=None if answered else created,
+        created_at=created,
+        updated_at=created + dt.timedelta(minutes=20),
+    )
+    s.create(
+        ConversationPart,
+        conversation_id=conv.id,
+        part_type="comment",
+        author_type="contact",
+        body=body.format(order=order or ""),
+        created_at=created,
+    )
+    if answered and assignee is not None:
+        n_parts += 1
         s.create(
             ConversationPart,
             conversation_id=conv.id,
             part_type="comment",
-            author_type="contact",
-            body=body.format(order=order or ""),
-            created_at=created,
+            author_type="admin",
+            author_admin_id=assignee.id,
+            body=REPLIES[k % len(REPLIES)],
+            created_at=created + dt.timedelta(minutes=15),
         )
-        if answered and assignee is not None:
-            n_parts += 1
-            s.create(
-                ConversationPart,
-                conversation_id=conv.id,
-                part_type="comment",
-                author_type="admin",
-                author_admin_id=assignee.id,
-                body=REPLIES[k % len(REPLIES)],
-                created_at=created + dt.timedelta(minutes=15),
-            )
-        if state == "closed" and assignee is not None:
-            n_parts += 1
-            s.create(
-                ConversationPart,
-                conversation_id=conv.id,
-                part_type="close",
-                author_type="admin",
-                author_admin_id=assignee.id,
-                created_at=created + dt.timedelta(minutes=20),
-            )
-        s.update(conv, part_count=n_parts)
-        if k % 6 == 1 and assignee is not None:
-            s.create(
-                Note,
-                contact_id=contact.id,
-                admin_id=assignee.id,
-                body="Long-time customer; offer a goodwill voucher if needed.",
-                created_at=created + dt.timedelta(minutes=30),
-            )
+    if state == "closed" and assignee is not None:
+        n_parts += 1
+        s.create(
+            ConversationPart,
+            conversation_id=conv.id,
+            part_type="close",
+            author_type="admin",
+            author_admin_id=assignee.id,
+            created_at=created + dt.timedelta(minutes=20),
+        )
+    s.update(conv, part_count=n_parts)
+    if k % 6 == 1 and assignee is not None:
+        s.create(
+            Note,
+            contact_id=contact.id,
+            admin_id=assignee.id,
+            body="Long-time customer; offer a goodwill voucher if needed.",
+            created_at=created + dt.timedelta(minutes=30),
+        )

@@ -39,6 +39,8 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.examples import first_example
+from compoworld.world.org import LEAD_WORDS
 
 __all__ = ["service"]
 
@@ -587,23 +589,6 @@ def _example_assign(ctx: Ctx) -> dict[str, Any] | None:
     return None
 
 
-def _example_hold(ctx: Ctx) -> dict[str, Any] | None:
-    inc = ctx.first(Incident, state="in_progress")
-    return None if inc is None else {"incident_id": inc.id, "hold_reason": "awaiting_caller"}
-
-
-def _example_reactivate(ctx: Ctx) -> dict[str, Any] | None:
-    inc = ctx.first(Incident, state="on_hold")
-    return None if inc is None else {"incident_id": inc.id, "reason": "The caller sent the logs."}
-
-
-def _example_resolve(ctx: Ctx) -> dict[str, Any] | None:
-    inc = ctx.first(Incident, state="in_progress")
-    if inc is None:
-        return None
-    return {"incident_id": inc.id, "close_code": "solved_permanently", "close_notes": "Replaced the faulty cable."}
-
-
 def _example_create_change(ctx: Ctx) -> dict[str, Any]:
     ci = next(c for c in ctx.where(ConfigurationItem, operational_status="operational"))
     start = ctx.now() + dt.timedelta(days=40)
@@ -617,27 +602,6 @@ def _example_create_change(ctx: Ctx) -> dict[str, Any]:
         "planned_start": start.isoformat(),
         "planned_end": (start + dt.timedelta(hours=2)).isoformat(),
     }
-
-
-def _example_request_approval(ctx: Ctx) -> dict[str, Any] | None:
-    for chg in ctx.where(ChangeRequest, state="new"):
-        if _overlapping(ctx, chg) is None:
-            return {"change_request_id": chg.id}
-    return None
-
-
-def _example_decide(ctx: Ctx) -> dict[str, Any] | None:
-    appr = ctx.first(Approval, state="requested")
-    if appr is None:
-        return None
-    return {"approval_id": appr.id, "approver_email": appr.approver_email, "decision": "approved"}
-
-
-def _example_close_change(ctx: Ctx) -> dict[str, Any] | None:
-    chg = ctx.first(ChangeRequest, state="implement")
-    if chg is None:
-        return None
-    return {"change_request_id": chg.id, "close_code": "successful", "close_notes": "Completed in the window."}
 
 
 def _example_submit(ctx: Ctx) -> dict[str, Any]:
@@ -748,7 +712,11 @@ def assign_incident(
     return ctx.update(inc, assigned_to=assigned_to, assignment_group_id=group.id, state=state)
 
 
-@service.tool(intent="put the incident on hold", write=True, example=_example_hold)
+@service.tool(
+    intent="put the incident on hold",
+    write=True,
+    example=first_example(Incident, "incident_id", where={"state": "in_progress"}, hold_reason="awaiting_caller"),
+)
 def hold_incident(
     ctx: Ctx, incident_id: IncidentId, hold_reason: HoldReason, change_request_id: ChangeId | None = None
 ) -> Incident:
@@ -794,7 +762,11 @@ def hold_incident(
     )
 
 
-@service.tool(intent="reactivate the incident", write=True, example=_example_reactivate)
+@service.tool(
+    intent="reactivate the incident",
+    write=True,
+    example=first_example(Incident, "incident_id", where={"state": "on_hold"}, reason="The caller sent the logs."),
+)
 def reactivate_incident(ctx: Ctx, incident_id: IncidentId, reason: Text) -> Incident:
     """Take an incident off hold, or reopen a resolved one; either way it is in_progress again.
 
@@ -833,7 +805,17 @@ def reactivate_incident(ctx: Ctx, incident_id: IncidentId, reason: Text) -> Inci
     )
 
 
-@service.tool(intent="resolve the incident", write=True, example=_example_resolve)
+@service.tool(
+    intent="resolve the incident",
+    write=True,
+    example=first_example(
+        Incident,
+        "incident_id",
+        where={"state": "in_progress"},
+        close_code="solved_permanently",
+        close_notes="Replaced the faulty cable.",
+    ),
+)
 def resolve_incident(ctx: Ctx, incident_id: IncidentId, close_code: CloseCode, close_notes: Text) -> Incident:
     """Resolve an assigned incident with a close code and notes.
 
@@ -1006,7 +988,16 @@ class ApprovalRound(BaseModel):
     approvals: list[Approval] = Field(description="The approvals requested; none for a standard change.")
 
 
-@service.tool(intent="send the change for approval", write=True, example=_example_request_approval)
+@service.tool(
+    intent="send the change for approval",
+    write=True,
+    example=first_example(
+        ChangeRequest,
+        "change_request_id",
+        where={"state": "new"},
+        match=lambda ctx, chg: _overlapping(ctx, chg) is None,
+    ),
+)
 def request_change_approval(ctx: Ctx, change_request_id: ChangeId) -> ApprovalRound:
     """Send a new change for approval; a standard change is scheduled at once.
 
@@ -1060,7 +1051,17 @@ class Decision(BaseModel):
     document_state: str = Field(description="The state of the change or request afterwards.")
 
 
-@service.tool(intent="approve or reject", write=True, example=_example_decide)
+@service.tool(
+    intent="approve or reject",
+    write=True,
+    example=first_example(
+        Approval,
+        "approval_id",
+        where={"state": "requested"},
+        fields={"approver_email": "approver_email"},
+        decision="approved",
+    ),
+)
 def decide_approval(
     ctx: Ctx,
     approval_id: ApprovalId,
@@ -1117,7 +1118,17 @@ class ChangeClosure(BaseModel):
     resumed_incident_ids: list[IncidentId] = Field(description="Incidents that waited on it, now in progress again.")
 
 
-@service.tool(intent="close the implemented change", write=True, example=_example_close_change)
+@service.tool(
+    intent="close the implemented change",
+    write=True,
+    example=first_example(
+        ChangeRequest,
+        "change_request_id",
+        where={"state": "implement"},
+        close_code="successful",
+        close_notes="Completed in the window.",
+    ),
+)
 def close_change_request(
     ctx: Ctx, change_request_id: ChangeId, close_code: ChangeCloseCode, close_notes: Text
 ) -> ChangeClosure:
@@ -1274,18 +1285,41 @@ STATES: tuple[IncidentState, ...] = (
     "canceled",
 )
 
-LEADS = ("Lead", "Manager", "Controller")
+CHANGES: tuple[tuple[ChangeType, Risk, ChangeState, str], ...] = (
+    ("normal", "moderate", "authorize", "erp-db-01"),
+    ("normal", "high", "scheduled", "core-switch-01"),
+    ("emergency", "high", "implement", "vpn-gateway"),
+    ("standard", "low", "scheduled", "Laptop fleet"),
+    ("normal", "moderate", "new", "CRM application"),
+    ("normal", "low", "closed", "mail-prod-01"),
+    ("emergency", "moderate", "canceled", "Intranet"),
+    ("normal", "moderate", "new", "Payroll application"),
+    ("standard", "low", "new", "wifi-office"),
+    ("normal", "high", "authorize", "mail-prod-01"),
+)
+"""The seeded changes: (type, risk, state, configuration item)."""
 
 
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Employees as users, IT groups, the CMDB, incidents in every state, changes with approvals, requests."""
-    pop = s.population
-    rng = s.rng
-    now = s.now
-    staff = list(pop.employees)
+    users = _seed_users(s)
+    active = [u for u in users if u.active]
+    managers = [u for u in active if any(w in u.title for w in LEAD_WORDS)][:5] or active[:3]
+    grp = _seed_groups(s, active, managers)
+    cis = _seed_configuration_items(s, grp, managers)
+    # Changes first: incidents on hold may wait for them.
+    changes_ = _seed_changes(s, grp, cis, active)
+    waiting_on = next(c for c in changes_ if c.state == "scheduled")
+    _seed_incidents(s, grp, cis, active, waiting_on)
+    items = _seed_catalog(s, grp)
+    _seed_requests(s, grp, items, active)
+
+
+def _seed_users(s: SeedContext) -> list[User]:
+    """Every employee; a few VIP managers and, every nineteenth, inactive."""
     users: list[User] = []
-    for i, p in enumerate(staff):
+    for i, p in enumerate(s.population.employees):
         users.append(
             s.create(
                 User,
@@ -1299,23 +1333,40 @@ def seed(s: SeedContext) -> None:
                 active=i % 19 != 18,
             )
         )
-    active = [u for u in users if u.active]
+    return users
 
-    def team(*depts: str, n: int = 6) -> list[User]:
-        found = [u for u in active if u.department in depts]
-        return (found or active)[:n]
 
-    def lead_of(members: list[User]) -> str:
-        for u in members:
-            if any(w in u.title for w in LEADS):
-                return u.email
-        return members[0].email
+def _team(active: list[User], *depts: str, n: int = 6) -> list[User]:
+    """Up to n active users of the departments (of any department when none works there)."""
+    found = [u for u in active if u.department in depts]
+    return (found or active)[:n]
 
+
+def _lead_of(members: list[User]) -> str:
+    """The e-mail of the first member with a lead's title, else of the first member."""
+    for u in members:
+        if any(w in u.title for w in LEAD_WORDS):
+            return u.email
+    return members[0].email
+
+
+def _seed_groups(s: SeedContext, active: list[User], managers: list[User]) -> dict[str, AssignmentGroup]:
+    """The IT groups and the Change Advisory Board of the first managers, by name."""
     specs = (
-        ("Service Desk", "incident", team("Support"), "First-line support for every employee."),
-        ("Application Support", "incident", team("Engineering"), "Business applications and databases."),
-        ("Network & Infrastructure", "incident", team("Engineering", "Operations")[::-1], "Servers and network."),
-        ("Hardware Fulfilment", "fulfilment", team("Operations", "Finance"), "Laptops, monitors and accessories."),
+        ("Service Desk", "incident", _team(active, "Support"), "First-line support for every employee."),
+        ("Application Support", "incident", _team(active, "Engineering"), "Business applications and databases."),
+        (
+            "Network & Infrastructure",
+            "incident",
+            _team(active, "Engineering", "Operations")[::-1],
+            "Servers and network.",
+        ),
+        (
+            "Hardware Fulfilment",
+            "fulfilment",
+            _team(active, "Operations", "Finance"),
+            "Laptops, monitors and accessories.",
+        ),
     )
     grp: dict[str, AssignmentGroup] = {}
     for name, kind, members, desc in specs:
@@ -1323,11 +1374,10 @@ def seed(s: SeedContext) -> None:
             AssignmentGroup,
             name=name,
             kind=kind,
-            manager_email=lead_of(members),
+            manager_email=_lead_of(members),
             members=tuple(u.email for u in members),
             description=desc,
         )
-    managers = [u for u in active if any(w in u.title for w in LEADS)][:5] or active[:3]
     cab = s.create(
         AssignmentGroup,
         name="Change Advisory Board",
@@ -1337,6 +1387,17 @@ def seed(s: SeedContext) -> None:
         description="Approves normal changes.",
     )
     grp[cab.name] = cab
+    return grp
+
+
+def _group_of(grp: dict[str, AssignmentGroup], group_id: str) -> AssignmentGroup:
+    return next(g for g in grp.values() if g.id == group_id)
+
+
+def _seed_configuration_items(
+    s: SeedContext, grp: dict[str, AssignmentGroup], managers: list[User]
+) -> dict[str, ConfigurationItem]:
+    """The CMDB of CIS, by name, owned by the managers in turn."""
     support = {
         "infra": grp["Network & Infrastructure"],
         "apps": grp["Application Support"],
@@ -1350,35 +1411,29 @@ def seed(s: SeedContext) -> None:
             ci_class=cls,
             support_group_id=support[team_key].id,
             owned_by=managers[k % len(managers)].email,
-            location=pop.home.place.city,
+            location=s.population.home.place.city,
             operational_status=status,
         )
+    return cis
 
-    # Changes first: incidents on hold may wait for them.
-    chg_plan: tuple[tuple[ChangeType, Risk, ChangeState, str], ...] = (
-        ("normal", "moderate", "authorize", "erp-db-01"),
-        ("normal", "high", "scheduled", "core-switch-01"),
-        ("emergency", "high", "implement", "vpn-gateway"),
-        ("standard", "low", "scheduled", "Laptop fleet"),
-        ("normal", "moderate", "new", "CRM application"),
-        ("normal", "low", "closed", "mail-prod-01"),
-        ("emergency", "moderate", "canceled", "Intranet"),
-        ("normal", "moderate", "new", "Payroll application"),
-        ("standard", "low", "new", "wifi-office"),
-        ("normal", "high", "authorize", "mail-prod-01"),
-    )
+
+def _seed_changes(
+    s: SeedContext, grp: dict[str, AssignmentGroup], cis: dict[str, ConfigurationItem], active: list[User]
+) -> list[ChangeRequest]:
+    """The CHANGES, each but the standard and new ones with the approvals its state implies."""
+    now = s.now
     change_recs: list[ChangeRequest] = []
-    for k, (ctype, risk, state, ci_name) in enumerate(chg_plan):
+    for k, (ctype, risk, state, ci_name) in enumerate(CHANGES):
         ci = cis[ci_name]
-        group = next(g for g in grp.values() if g.id == ci.support_group_id)
+        group = _group_of(grp, ci.support_group_id)
         requester = active[(k * 5 + 2) % len(active)]
         if state in ("closed", "canceled"):
-            start = now - dt.timedelta(days=10 + k)
+            start = s.ago(days=10 + k)
         elif state == "implement":
-            start = now - dt.timedelta(hours=1)
+            start = s.ago(hours=1)
         else:
             start = now + dt.timedelta(days=3 + 2 * k, hours=k % 5)
-        opened = now - dt.timedelta(days=14 - k)
+        opened = s.ago(days=14 - k)
         chg = s.create(
             ChangeRequest,
             short_description=f"{('Upgrade', 'Patch', 'Reconfigure', 'Replace')[k % 4]} {ci_name}",
@@ -1397,29 +1452,45 @@ def seed(s: SeedContext) -> None:
             updated_at=opened + dt.timedelta(hours=4),
         )
         change_recs.append(chg)
-        if ctype == "standard" or state == "new":
-            continue
-        approvers = [group.manager_email] + (list(cab.members) if ctype == "normal" else [])
-        approvers = [a for a in dict.fromkeys(approvers) if a != chg.requested_by]
-        for j, email in enumerate(approvers):
-            if state == "authorize":
-                astate: ApprovalState = "approved" if j == 0 and len(approvers) > 1 else "requested"
-            elif state == "canceled":
-                astate = "not_required"
-            else:
-                astate = "approved"
-            s.create(
-                Approval,
-                document="change_request",
-                change_request_id=chg.id,
-                approver_email=email,
-                state=astate,
-                comments="Plan looks sound." if astate == "approved" else "",
-                decided_at=opened + dt.timedelta(hours=6) if astate == "approved" else None,
-                created_at=opened + dt.timedelta(hours=1),
-            )
-    waiting_on = next(c for c in change_recs if c.state == "scheduled")
+        if ctype != "standard" and state != "new":
+            _seed_change_approvals(s, chg, group, grp["Change Advisory Board"], opened)
+    return change_recs
 
+
+def _seed_change_approvals(
+    s: SeedContext, chg: ChangeRequest, group: AssignmentGroup, cab: AssignmentGroup, opened: dt.datetime
+) -> None:
+    """The manager's (and for a normal change the board's) approvals; one awaiting change has the first given."""
+    approvers = [group.manager_email] + (list(cab.members) if chg.type == "normal" else [])
+    approvers = [a for a in dict.fromkeys(approvers) if a != chg.requested_by]
+    for j, email in enumerate(approvers):
+        if chg.state == "authorize":
+            astate: ApprovalState = "approved" if j == 0 and len(approvers) > 1 else "requested"
+        elif chg.state == "canceled":
+            astate = "not_required"
+        else:
+            astate = "approved"
+        s.create(
+            Approval,
+            document="change_request",
+            change_request_id=chg.id,
+            approver_email=email,
+            state=astate,
+            comments="Plan looks sound." if astate == "approved" else "",
+            decided_at=opened + dt.timedelta(hours=6) if astate == "approved" else None,
+            created_at=opened + dt.timedelta(hours=1),
+        )
+
+
+def _seed_incidents(
+    s: SeedContext,
+    grp: dict[str, AssignmentGroup],
+    cis: dict[str, ConfigurationItem],
+    active: list[User],
+    waiting_on: ChangeRequest,
+) -> None:
+    """Incidents of INCIDENTS in the STATES, routed to their item's group; one on hold awaits a change."""
+    rng, now = s.rng, s.now
     for k in range(44):
         title, cat, ci_name = INCIDENTS[k % len(INCIDENTS)]
         ist = STATES[(k * 3) % len(STATES)]
@@ -1428,7 +1499,7 @@ def seed(s: SeedContext) -> None:
         inc_ci = found_ci if found_ci is not None and found_ci.operational_status != "retired" else None
         inc_group = grp["Service Desk"]
         if inc_ci is not None:
-            inc_group = next(g for g in grp.values() if g.id == inc_ci.support_group_id)
+            inc_group = _group_of(grp, inc_ci.support_group_id)
         impact = 1 + (k * 5) % 3
         urgency = 1 + (k * 2 + 1) % 3
         opened = now - dt.timedelta(hours=rng.randint(1, 200))
@@ -1464,6 +1535,10 @@ def seed(s: SeedContext) -> None:
             updated_at=resolved or opened + dt.timedelta(minutes=30),
         )
 
+
+def _seed_catalog(s: SeedContext, grp: dict[str, AssignmentGroup]) -> list[CatalogItem]:
+    """Hardware from the shop's products (the last one retired), then software licences and access."""
+    pop = s.population
     cur = pop.home.place.currency
     hardware = [p for p in pop.products if p.category in ("electronics", "office")][:10]
     items: list[CatalogItem] = []
@@ -1501,6 +1576,14 @@ def seed(s: SeedContext) -> None:
                 fulfilment_group_id=grp["Service Desk"].id,
             )
         )
+    return items
+
+
+def _seed_requests(
+    s: SeedContext, grp: dict[str, AssignmentGroup], items: list[CatalogItem], active: list[User]
+) -> None:
+    """Requests in every state; those above their item's threshold with the manager's approval."""
+    now, cur = s.now, s.population.home.place.currency
     req_states: tuple[RequestState, ...] = ("approved", "awaiting_approval", "fulfilled", "approved", "rejected")
     for k in range(16):
         item = items[(k * 3) % len(items)]
@@ -1512,7 +1595,7 @@ def seed(s: SeedContext) -> None:
         needs = total > item.approval_over
         if not needs and rst in ("awaiting_approval", "rejected"):
             rst = "approved"
-        fgroup = next(g for g in grp.values() if g.id == item.fulfilment_group_id)
+        fgroup = _group_of(grp, item.fulfilment_group_id)
         opened = now - dt.timedelta(days=1 + k % 9)
         req = s.create(
             RequestItem,

@@ -1,0 +1,107 @@
+"""The benchmark commands: ``bench engine``, ``bench synth`` and ``bench serve``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from compoworld.cli.common import JsonOpt, console, load_catalog, print_json
+
+__all__ = ["bench_app"]
+
+bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
+
+
+@bench_app.command("engine")
+def bench_engine_cmd(
+    seconds: Annotated[float, typer.Option(help="Seconds per throughput measurement.")] = 1.0,
+    episodes: Annotated[int, typer.Option(help="Live episodes in the memory measurement.")] = 10_000,
+    as_json: JsonOpt = False,
+) -> None:
+    """Measure call throughput, state-operation latency, episode memory and load time."""
+    from compoworld.devtools.bench import bench_engine
+
+    out = bench_engine(seconds=seconds, episodes=episodes)
+    if as_json:
+        print_json(out)
+        return
+    table = Table(title="engine benchmark")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("target met")
+    for key, value in out.items():
+        if key != "targets_met":
+            met = out["targets_met"].get(key)
+            table.add_row(key, str(value), "" if met is None else ("yes" if met else "[red]no[/red]"))
+    console.print(table)
+
+
+@bench_app.command("synth")
+def bench_synth_cmd(
+    tasks: Annotated[int, typer.Option(help="Tasks to synthesize.")] = 200,
+    as_json: JsonOpt = False,
+) -> None:
+    """Measure synthesis throughput with every gate applied, and the graph build time."""
+    out = _measure_synthesis(tasks)
+    if as_json:
+        print_json(out)
+    else:
+        console.print(out)
+
+
+def _measure_synthesis(tasks: int) -> dict[str, Any]:
+    import time
+
+    from compoworld.tasks.graph import ToolGraph
+    from compoworld.tasks.synthesis import Synthesizer
+    from compoworld.world.world import World
+
+    catalog = load_catalog()
+    world = World.build(catalog, seed=0)
+    start = time.perf_counter()
+    catalog.render_schemas()  # once per process; agents' tool lists need them too
+    render_s = time.perf_counter() - start
+    start = time.perf_counter()
+    graph = ToolGraph.build(catalog)
+    graph_s = time.perf_counter() - start
+    synth = Synthesizer(world, graph)
+    start = time.perf_counter()
+    kept = sum(1 for _, task, _ in synth.tasks(0, tasks) if task is not None)
+    elapsed = time.perf_counter() - start
+    return {
+        "tasks": kept,
+        "seconds": round(elapsed, 3),
+        "tasks_per_s": round(kept / elapsed, 2) if elapsed else 0.0,
+        "graph_build_s": round(graph_s, 3),
+        "schema_render_s": round(render_s, 3),
+        "graph_tools": len(graph.tools),
+        "graph_edges": len(graph.edges),
+    }
+
+
+@bench_app.command("serve")
+def bench_serve_cmd(
+    clients: Annotated[int, typer.Option(help="Concurrent clients, one session each.")] = 32,
+    calls: Annotated[int, typer.Option(help="Tool calls per round.")] = 20_000,
+    rounds: Annotated[int, typer.Option(min=1, help="Load rounds; sessions expire after each.")] = 2,
+    idle_timeout: Annotated[float, typer.Option(help="The server's idle timeout; sessions are left to expire.")] = 2.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Load-test the HTTP server on loopback: calls/s, lost calls, isolation, peak and post-expiry memory."""
+    from compoworld.serve.bench import bench_serve
+
+    out = bench_serve(clients=clients, calls=calls, rounds=rounds, idle_timeout_s=idle_timeout)
+    if as_json:
+        print_json(out)
+    else:
+        table = Table(title="HTTP server load test")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        for key, value in out.items():
+            if key != "per_round":
+                table.add_row(key, str(value))
+        console.print(table)
+    if out["lost"] or out["failed"] or not out["isolated"] or out["server_counted"] != out["calls"]:
+        raise typer.Exit(1)

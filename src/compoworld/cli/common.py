@@ -1,0 +1,115 @@
+"""What the command groups share: the consoles, common option types and small helpers.
+
+The helpers turn the package's own errors into a red line on stderr and exit
+status 2, so that every command reports a bad catalog or world model alike.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from compoworld.engine.catalog import Catalog
+from compoworld.engine.errors import CatalogError
+from compoworld.engine.openworld import WorldModel
+
+__all__ = [
+    "JsonOpt",
+    "LLMBaseUrlOpt",
+    "LLMCacheOpt",
+    "LLMModelOpt",
+    "RecordingOpt",
+    "SeedOpt",
+    "WorldModelOpt",
+    "build_world_model",
+    "console",
+    "err",
+    "load_catalog",
+    "print_json",
+]
+
+console = Console()
+err = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="World seed.")]
+WorldModelOpt = Annotated[
+    str, typer.Option("--world-model", help="Answers of open-world tools: synthetic (offline), llm or replay.")
+]
+LLMBaseUrlOpt = Annotated[
+    str | None, typer.Option("--llm-base-url", envvar="COMPOWORLD_LLM_BASE_URL", help="llm: OpenAI-compatible URL.")
+]
+LLMModelOpt = Annotated[str | None, typer.Option("--llm-model", envvar="COMPOWORLD_LLM_MODEL", help="llm: model.")]
+LLMCacheOpt = Annotated[Path | None, typer.Option("--llm-cache", help="llm: SQLite answer cache file.")]
+RecordingOpt = Annotated[Path | None, typer.Option("--recording", help="replay: the recording to answer from.")]
+
+
+def build_world_model(
+    backend: str, base_url: str | None, model: str | None, cache: Path | None, recording: Path | None
+) -> WorldModel:
+    """Make the world model that the world-model options describe.
+
+    Args:
+        backend: synthetic, llm or replay.
+        base_url: llm: the OpenAI-compatible endpoint.
+        model: llm: the model.
+        cache: llm: the SQLite answer cache file.
+        recording: replay: the recording to answer from.
+
+    Returns:
+        The world model.
+
+    Raises:
+        typer.Exit: with status 2 when the options do not make a world model.
+    """
+    # Imported on use, so that commands without a world model never load the agents layer.
+    from pydantic import ValidationError
+
+    from compoworld.agents.worldmodel import WorldModelConfig, make_world_model
+
+    try:
+        config = WorldModelConfig(
+            backend=backend,
+            base_url=base_url,
+            model=model,
+            cache_path=str(cache) if cache else None,
+            recording=str(recording) if recording else None,
+        )
+        return make_world_model(config)
+    except (ValidationError, ValueError, OSError) as exc:
+        err.print(f"[red]world model:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+
+
+def load_catalog(services: list[str] | None = None, *, render_schemas: bool = False) -> Catalog:
+    """Load the catalog, or some services of it.
+
+    Args:
+        services: The services to load (None: all).
+        render_schemas: Render the tools' JSON Schemas now.
+
+    Returns:
+        The catalog.
+
+    Raises:
+        typer.Exit: with status 2 when the catalog does not load.
+    """
+    try:
+        return Catalog.load(services, render_schemas=render_schemas)
+    except CatalogError as exc:
+        err.print(f"[red]catalog error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+
+
+def print_json(data: Any) -> None:
+    """Print data as indented JSON with sorted keys, for the ``--json`` options.
+
+    Args:
+        data: Anything ``json.dumps`` accepts.
+    """
+    typer.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))

@@ -1,0 +1,203 @@
+"""The task commands: ``synth``, ``verify``, ``render`` and ``graph stats``/``export``.
+
+They make task sets, check and show them, and expose the tool dependency
+graph that synthesis walks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from compoworld.cli.common import JsonOpt, LLMBaseUrlOpt, LLMModelOpt, console, err, load_catalog, print_json
+from compoworld.engine.errors import CatalogError
+
+if TYPE_CHECKING:
+    from compoworld.agents.rewrite import InstructionRewriter
+    from compoworld.tasks.synthesis import SynthConfig
+
+__all__ = ["graph_app", "render_tasks", "synth", "verify"]
+
+graph_app = typer.Typer(help="The tool dependency graph.", no_args_is_help=True)
+
+ServicesOpt = Annotated[
+    list[str] | None, typer.Option("--service", help="Only these services (repeatable; default: all).")
+]
+
+
+def synth(
+    tasks: Annotated[int, typer.Option("--tasks", help="Tasks to keep.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Synthesis seed.")] = 0,
+    out: Annotated[Path, typer.Option("--out", help="Output directory (resumed if it holds a run).")] = Path(
+        "out/tasks"
+    ),
+    world_seed: Annotated[int, typer.Option("--world-seed", help="World seed.")] = 0,
+    min_length: Annotated[int, typer.Option(help="Fewest steps per task.")] = 4,
+    max_length: Annotated[int, typer.Option(help="Most steps per task.")] = 6,
+    min_services: Annotated[int, typer.Option(help="Fewest services per task.")] = 2,
+    max_services: Annotated[int, typer.Option(help="Most services per task.")] = 4,
+    fan_in: Annotated[
+        bool, typer.Option("--fan-in/--no-fan-in", help="Require a step using two earlier steps.")
+    ] = False,
+    open_world: Annotated[bool, typer.Option("--open-world/--no-open-world", help="Allow open-world steps.")] = True,
+    distractors: Annotated[int, typer.Option(help="Tools shown beyond the solution's.")] = 8,
+    service: ServicesOpt = None,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = None,
+) -> None:
+    """Synthesize verified cross-service tasks into OUT/tasks.jsonl and OUT/stats.json (resumable).
+
+    With --llm-base-url and --llm-model, instructions are rephrased by that endpoint and each rewrite is
+    kept only if it passes every gate again.
+    """
+    if not (1 <= min_length <= max_length) or not (1 <= min_services <= max_services):
+        err.print("[red]need 1 <= min-length <= max-length and 1 <= min-services <= max-services[/red]")
+        raise typer.Exit(2)
+    config = _synth_config(min_length, max_length, min_services, max_services, fan_in, open_world, distractors)
+    rewriter = _rewriter(llm_base_url, llm_model)
+    stats = _synthesize(out, tasks, seed, world_seed, config, service, rewriter)
+    console.print(f"kept {stats['kept']} of {tasks} tasks in {out}/tasks.jsonl; stats in {out}/stats.json")
+    console.print(f"rejected: {stats['rejected']}")
+    if stats["kept"] < tasks:
+        raise typer.Exit(1)
+
+
+def _synth_config(
+    min_length: int,
+    max_length: int,
+    min_services: int,
+    max_services: int,
+    fan_in: bool,
+    open_world: bool,
+    distractors: int,
+) -> SynthConfig:
+    from compoworld.tasks.synthesis import SynthConfig
+    from compoworld.tasks.walk import WalkConfig
+
+    walk = WalkConfig(
+        min_length=min_length,
+        max_length=max_length,
+        min_services=min_services,
+        max_services=max_services,
+        fan_in=fan_in,
+        open_world=open_world,
+    )
+    return SynthConfig(walk=walk, distractors=distractors)
+
+
+def _rewriter(base_url: str | None, model: str | None) -> InstructionRewriter | None:
+    from compoworld.agents.rewrite import InstructionRewriter
+
+    if not (base_url or model):
+        return None
+    if not (base_url and model):
+        err.print("[red]instruction rewriting needs both --llm-base-url and --llm-model[/red]")
+        raise typer.Exit(2)
+    return InstructionRewriter(base_url, model)
+
+
+def _synthesize(
+    out: Path,
+    count: int,
+    seed: int,
+    world_seed: int,
+    config: SynthConfig,
+    services: list[str] | None,
+    rewriter: InstructionRewriter | None,
+) -> dict[str, Any]:
+    from rich.progress import Progress
+
+    from compoworld.tasks.taskset import synthesize
+
+    with Progress(console=err, transient=True) as bar:
+        job = bar.add_task("synthesizing", total=count)
+
+        def advance(kept: int, total: int) -> None:
+            bar.update(job, completed=kept)
+
+        try:
+            return synthesize(
+                out,
+                count=count,
+                seed=seed,
+                world_seed=world_seed,
+                config=config,
+                services=services,
+                progress=advance,
+                rewriter=rewriter,
+            )
+        except (CatalogError, ValueError) as exc:
+            err.print(f"[red]synth failed:[/red] {escape(str(exc))}")
+            raise typer.Exit(2) from exc
+
+
+def verify(
+    path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
+    service: ServicesOpt = None,
+) -> None:
+    """Re-run every gate and criterion of every task on a fresh world; exit 1 naming failures."""
+    from compoworld.tasks.taskset import verify_file
+
+    try:
+        checked, failures = verify_file(path, service)
+    except (OSError, ValueError, CatalogError) as exc:
+        err.print(f"[red]cannot verify {path}:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    for f in failures:
+        err.print(f"[red]FAIL[/red] {f.task_id}: {escape(f.reason)}")
+    console.print(f"{checked} tasks, {len(failures)} failed")
+    if failures:
+        raise typer.Exit(1)
+
+
+def render_tasks(
+    path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
+    out: Annotated[Path, typer.Option("--out", help="Directory for one Markdown file per task.")] = Path(
+        "docs/examples"
+    ),
+    limit: Annotated[int, typer.Option(help="How many tasks.")] = 10,
+) -> None:
+    """Render tasks for a reader: instruction, given facts, solution with provenance, criteria."""
+    from compoworld.tasks.taskset import read_tasks, render_markdown
+
+    out.mkdir(parents=True, exist_ok=True)
+    for task in read_tasks(path)[:limit]:
+        (out / f"{task.id}.md").write_text(render_markdown(task))
+    console.print(f"wrote {min(limit, len(read_tasks(path)))} task(s) to {out}")
+
+
+@graph_app.command("stats")
+def graph_stats(as_json: JsonOpt = False) -> None:
+    """Size and connectivity of the dependency graph over every tool."""
+    from compoworld.tasks.graph import ToolGraph
+
+    stats = ToolGraph.build(load_catalog()).stats()
+    if as_json:
+        print_json(stats)
+        return
+    table = Table(title="tool dependency graph")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in stats.items():
+        table.add_row(key, str(value))
+    console.print(table)
+
+
+@graph_app.command("export")
+def graph_export(
+    path: Annotated[Path, typer.Argument(help="File to write.")],
+    fmt: Annotated[str, typer.Option("--format", help="json (node-link with field links) or graphml.")] = "json",
+) -> None:
+    """Write the dependency graph for other tools."""
+    from compoworld.tasks.graph import ToolGraph
+
+    if fmt not in ("json", "graphml"):
+        err.print(f"[red]unknown format[/red] {escape(repr(fmt))}: use json or graphml")
+        raise typer.Exit(2)
+    graph = ToolGraph.build(load_catalog())
+    written = graph.export(path, "json" if fmt == "json" else "graphml")
+    console.print(f"wrote {written} ({len(graph.tools)} tools, {len(graph.edges)} edges)")

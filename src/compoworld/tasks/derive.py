@@ -1,0 +1,427 @@
+"""Criteria derivation: a walk's rubric, from what each step of an oracle run changed.
+
+:func:`derive_criteria` re-executes a walk (:func:`~compoworld.tasks.replay.replay_walk`)
+and derives its criteria in stages, in this order:
+
+1. per step, :func:`state_criteria`: a record the step added exists with the
+   values the step was called with (matched by value, never by its new id), a
+   world record it updated has its new values (an update of a record the task
+   created is merged into that record's criterion), a world record it removed
+   is gone;
+2. per step that wrote, :func:`transition_criteria`: an identifying value an
+   earlier step found was stored by this write;
+3. :func:`settle_created` and :func:`settle_updated`: those state criteria keep
+   only the values that hold at the end (a later step may have changed them);
+4. when the last step only reads, :func:`answer_criterion`: the final answer
+   reports a value it returns;
+5. :func:`no_collateral_criterion`: nothing else was created, changed or deleted.
+
+Criteria are numbered ``c0``, ``c1``, … as they are made, and depend on the
+criteria of the steps whose values they use. When a change cannot be pinned
+down, a stage raises :class:`Unverifiable` and the walk has no criteria.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from compoworld.engine.episode import Episode, RecordChange, StateDiff
+from compoworld.engine.records import generated_fields
+from compoworld.engine.state import canonical_json
+from compoworld.tasks.criteria import AnswerCriterion, NoCollateralCriterion, StateCriterion, TransitionCriterion
+from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.render import field_label, render_value, reported_answer
+from compoworld.tasks.replay import replay_walk
+from compoworld.tasks.walk import WEAK, Provenance, Step, Walk
+from compoworld.world.world import World
+
+__all__ = [
+    "Derivation",
+    "Derived",
+    "Unverifiable",
+    "answer_criterion",
+    "created_ids",
+    "derive_criteria",
+    "find_value",
+    "is_new_id",
+    "no_collateral_criterion",
+    "settle_created",
+    "settle_updated",
+    "state_criteria",
+    "transition_criteria",
+]
+
+
+class Unverifiable(Exception):
+    """A walk's changes cannot be pinned down by criteria (the walk becomes no task)."""
+
+
+@dataclass(slots=True)
+class Derived:
+    """A walk's criteria and the oracle run they were derived from.
+
+    Attributes:
+        criteria: The rubric, in id order.
+        episode: The oracle episode in its final state.
+    """
+
+    criteria: list[Any]
+    episode: Episode
+
+
+@dataclass(slots=True)
+class Derivation:
+    """The criteria derived so far from one oracle run, and what the stages look up in them.
+
+    Attributes:
+        world: The walk's world.
+        new_ids: Ids of the records the run created (they differ between correct solutions).
+        criteria: The criteria so far, in id order.
+        by_step: Per step, the ids of the criteria it gave (what later steps depend on).
+        created: Per record the run created, the index in :attr:`criteria` of its state criterion.
+    """
+
+    world: World
+    new_ids: set[str]
+    criteria: list[Any] = field(default_factory=list)
+    by_step: dict[int, list[str]] = field(default_factory=dict)
+    created: dict[str, int] = field(default_factory=dict)
+
+    def next_id(self) -> str:
+        """The id the next criterion gets."""
+        return f"c{len(self.criteria)}"
+
+    def add(self, criterion: Any) -> str:
+        """Append a criterion; return its id."""
+        self.criteria.append(criterion)
+        return str(criterion.id)
+
+
+def created_ids(diff: StateDiff) -> set[str]:
+    """Ids of the records a diff adds."""
+    return {str(r["id"]) for td in diff.tables.values() for r in td.added}
+
+
+def is_new_id(value: Any, new_ids: set[str]) -> bool:
+    """Whether a value is (or holds) the id of a record this episode created: such ids differ between solutions."""
+    if isinstance(value, str):
+        return value in new_ids
+    if isinstance(value, list):
+        return any(is_new_id(v, new_ids) for v in value)
+    if isinstance(value, dict):
+        return any(is_new_id(v, new_ids) for v in value.values())
+    return False
+
+
+def find_value(diff: StateDiff, value: Any) -> tuple[str, str] | None:
+    """The first ``(table, field)`` of a record a diff adds or updates that holds (or lists) a value."""
+    for table, td in diff.tables.items():
+        for rec in list(td.added) + [c.after for c in td.updated]:
+            for k, v in rec.items():
+                if k == "id":
+                    continue
+                if v == value or (isinstance(v, list) and value in v):
+                    return table, k
+    return None
+
+
+def _generated(world: World, table: str) -> set[str]:
+    """Fields of a table the service fills in (and the id): no criterion asks for them."""
+    model = world.tables[table].spec.model
+    return {name for name, _ in generated_fields(model)} | {"id"}
+
+
+def _arguments(step: Step) -> dict[str, Any]:
+    """A step's arguments as JSON has them (as records store them)."""
+    args: dict[str, Any] = json.loads(canonical_json(step.arguments))
+    return args
+
+
+def _upstream_criteria(d: Derivation, step: Step) -> list[str]:
+    """The criteria of the steps whose values a step uses, in step order."""
+    upstream = sorted({p.step for p in step.provenance.values() if p.kind == "step" and p.step is not None})
+    return [cid for k in upstream for cid in d.by_step.get(k, [])]
+
+
+# -- stage 1: state criteria ----------------------------------------------------------------
+
+
+def _added(d: Derivation, j: int, table: str, rec: dict[str, Any], args: dict[str, Any], deps: list[str]) -> str:
+    skip = _generated(d.world, table)
+    fields = {
+        k: v for k, v in rec.items() if k in args and k not in skip and args[k] == v and not is_new_id(v, d.new_ids)
+    }
+    if not fields:
+        raise Unverifiable(f"nothing the step was given identifies the record it added to {table}")
+    d.created[str(rec["id"])] = len(d.criteria)
+    noun = d.world.tables[table].spec.a_noun
+    desc = f"{noun} exists in {table} with " + ", ".join(f"{k} = {render_value(v)}" for k, v in fields.items())
+    return d.add(
+        StateCriterion(
+            id=d.next_id(), description=desc, depends_on=deps, step=j, table=table, mode="added", fields=fields
+        )
+    )
+
+
+def _merge_into_created(d: Derivation, change: RecordChange, changed: list[str]) -> str:
+    idx = d.created.get(change.id)
+    if idx is None:
+        raise Unverifiable(f"record {change.id} was created in this task but has no criterion")
+    old = d.criteria[idx]
+    merged = dict(old.fields) | {k: change.after[k] for k in changed if not is_new_id(change.after[k], d.new_ids)}
+    # Dependencies stay those of the creation: adding a later step's would make cycles.
+    d.criteria[idx] = old.model_copy(update={"fields": merged})
+    return str(old.id)
+
+
+def _updated(d: Derivation, j: int, table: str, change: RecordChange, deps: list[str]) -> str | None:
+    skip = _generated(d.world, table)
+    changed = [k for k in change.changed if k not in skip]
+    if not changed:
+        return None
+    if change.id in d.new_ids:
+        return _merge_into_created(d, change, changed)
+    fields = {k: change.after[k] for k in changed}
+    noun = d.world.tables[table].spec.noun
+    desc = f"{noun} {change.id} in {table} has " + ", ".join(f"{k} = {render_value(v)}" for k, v in fields.items())
+    return d.add(
+        StateCriterion(
+            id=d.next_id(),
+            description=desc,
+            depends_on=deps,
+            step=j,
+            table=table,
+            mode="updated",
+            record_id=change.id,
+            fields=fields,
+        )
+    )
+
+
+def _removed(d: Derivation, j: int, table: str, rec: dict[str, Any], deps: list[str]) -> str:
+    return d.add(
+        StateCriterion(
+            id=d.next_id(),
+            description=f"{table} {rec['id']} is removed",
+            depends_on=deps,
+            step=j,
+            table=table,
+            mode="removed",
+            record_id=str(rec["id"]),
+        )
+    )
+
+
+def state_criteria(d: Derivation, j: int, step: Step, diff: StateDiff) -> list[str]:
+    """Stage 1: criteria of the records step ``j`` added, updated and removed, table by table.
+
+    An added record is asked for by the values it took from the step's arguments;
+    an updated world record by its changed fields; a removed world record by its
+    absence. Fields the service generates never count, and records the task
+    itself created are never asked for by id.
+
+    Args:
+        d: The derivation so far (criteria are appended to it).
+        j: The step.
+        step: The step as drawn.
+        diff: What the step changed.
+
+    Returns:
+        The ids of the criteria the step gave (an update of a created record gives that record's).
+
+    Raises:
+        Unverifiable: when an added record has no such value, or a created record was updated before it was seen.
+    """
+    args = _arguments(step)
+    deps = _upstream_criteria(d, step)
+    mine: list[str] = []
+    for table, td in diff.tables.items():
+        mine.extend(_added(d, j, table, rec, args, deps) for rec in td.added)
+        for change in td.updated:
+            cid = _updated(d, j, table, change, deps)
+            if cid is not None:
+                mine.append(cid)
+        mine.extend(_removed(d, j, table, rec, deps) for rec in td.removed if str(rec["id"]) not in d.new_ids)
+    return mine
+
+
+# -- stage 2: transition criteria -----------------------------------------------------------
+
+
+def _transition(d: Derivation, j: int, name: str, prov: Provenance, value: Any, diff: StateDiff) -> str | None:
+    assert prov.step is not None
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if value in (None, "") or isinstance(value, dict | list):
+        return None
+    spot = find_value(diff, value)
+    if spot is None:
+        return None
+    table, fname = spot
+    ref = None
+    if is_new_id(value, d.new_ids):
+        # A record made earlier in this task: match it by its values, not its id.
+        idx = d.created.get(str(value))
+        if idx is None:
+            return None
+        ref, value = d.criteria[idx].id, None
+    return d.add(
+        TransitionCriterion(
+            id=d.next_id(),
+            description=f"the {field_label(prov.field or name)} found in step {prov.step + 1} "
+            f"is used as {fname} of the record written to {table}",
+            depends_on=sorted(set(d.by_step.get(prov.step, [])) | ({ref} if ref else set())),
+            step=j,
+            from_step=prov.step,
+            from_field=prov.field or "",
+            value=value,
+            ref_criterion=ref,
+            table=table,
+            field=fname,
+        )
+    )
+
+
+def transition_criteria(d: Derivation, j: int, step: Step, diff: StateDiff) -> list[str]:
+    """Stage 2: criteria that an identifying value an earlier step found was stored by step ``j``'s write.
+
+    For each argument taken from an earlier step (weak links such as dates and
+    amounts aside), the first field of a record the step wrote that holds the
+    value. A value that is the id of a record the task created is matched
+    through that record's criterion instead.
+
+    Args:
+        d: The derivation so far (criteria are appended to it).
+        j: The step.
+        step: The step as drawn.
+        diff: What the step changed (nothing comes of an empty one).
+
+    Returns:
+        The ids of the criteria made.
+    """
+    if diff.is_empty:
+        return []
+    args = _arguments(step)
+    mine: list[str] = []
+    for name, prov in step.provenance.items():
+        if prov.kind != "step" or prov.semantic in WEAK or prov.step is None:
+            continue
+        cid = _transition(d, j, name, prov, args.get(name), diff)
+        if cid is not None:
+            mine.append(cid)
+    return mine
+
+
+# -- stage 3: settling on final values ------------------------------------------------------
+
+
+def settle_created(d: Derivation, final: StateDiff) -> None:
+    """Stage 3a: keep in each created record's criterion only the values the record has at the end.
+
+    Raises:
+        Unverifiable: when a created record is gone at the end or keeps none of the values.
+    """
+    for rid, idx in d.created.items():
+        final_rec = next((r for td in final.tables.values() for r in td.added if str(r["id"]) == rid), None)
+        if final_rec is None:
+            raise Unverifiable(f"record {rid} the task created is gone at the end")
+        old = d.criteria[idx]
+        settled = {k: v for k, v in old.fields.items() if final_rec.get(k) == v}
+        if not settled:
+            raise Unverifiable(f"record {rid} keeps none of the values asked for")
+        d.criteria[idx] = old.model_copy(update={"fields": settled})
+
+
+def settle_updated(d: Derivation, episode: Episode) -> None:
+    """Stage 3b: likewise for world records a later step changed again: the final value is what counts.
+
+    Raises:
+        Unverifiable: when an updated world record is gone at the end or keeps none of its new values.
+    """
+    for idx, c in enumerate(d.criteria):
+        if isinstance(c, StateCriterion) and c.mode == "updated" and c.record_id is not None:
+            current = episode.get(c.table, c.record_id)
+            if current is None:
+                raise Unverifiable(f"record {c.record_id} is gone at the end")
+            data = current.model_dump(mode="json")
+            settled = {k: v for k, v in c.fields.items() if data.get(k) == v}
+            if not settled:
+                raise Unverifiable(f"record {c.record_id} keeps none of its new values")
+            d.criteria[idx] = c.model_copy(update={"fields": settled})
+
+
+# -- stages 4 and 5: the answer, no collateral ----------------------------------------------
+
+
+def answer_criterion(d: Derivation, graph: ToolGraph, walk: Walk) -> AnswerCriterion:
+    """Stage 4: the final answer reports the value the instruction asks for (see :func:`reported_answer`).
+
+    It depends on the last three criteria of the steps.
+
+    Raises:
+        Unverifiable: when the last step's result holds no value to report.
+    """
+    ans = reported_answer(graph, walk)
+    if ans is None:
+        raise Unverifiable("the last step returns nothing to report")
+    path, value = ans
+    return AnswerCriterion(
+        id=d.next_id(),
+        description=f"the final answer gives the {field_label(path)}: {value}",
+        depends_on=[cid for k in range(len(walk.steps)) for cid in d.by_step.get(k, [])][-3:],
+        step=len(walk.steps) - 1,
+        value=value,
+    )
+
+
+def no_collateral_criterion(cid: str, final: StateDiff) -> NoCollateralCriterion:
+    """Stage 5: nothing was created, changed or deleted beyond what the oracle run did.
+
+    Args:
+        cid: The criterion's id.
+        final: What the whole oracle run changed.
+
+    Returns:
+        The criterion: per table, how many records may be added and which world records touched.
+    """
+    touched: dict[str, list[str]] = {}
+    added: dict[str, int] = {}
+    for table, td in final.tables.items():
+        if td.added:
+            added[table] = len(td.added)
+        ids = sorted({c.id for c in td.updated} | {str(r["id"]) for r in td.removed})
+        if ids:
+            touched[table] = ids
+    return NoCollateralCriterion(
+        id=cid, description="nothing else was created, changed or deleted", added=added, touched=touched
+    )
+
+
+def derive_criteria(world: World, graph: ToolGraph, walk: Walk) -> Derived | None:
+    """Re-execute a walk on a fresh episode and derive its criteria, stage by stage.
+
+    Args:
+        world: The walk's world.
+        graph: Its dependency graph.
+        walk: The walk, as drawn.
+
+    Returns:
+        The criteria and the oracle episode, or None when the walk does not replay or is unverifiable.
+    """
+    replay = replay_walk(world, walk)
+    if replay is None:
+        return None
+    d = Derivation(world, created_ids(replay.final))
+    try:
+        for j, (step, diff) in enumerate(zip(walk.steps, replay.diffs, strict=True)):
+            d.by_step[j] = state_criteria(d, j, step, diff) + transition_criteria(d, j, step, diff)
+        settle_created(d, replay.final)
+        settle_updated(d, replay.episode)
+        if world.catalog.tools[walk.steps[-1].tool].annotations.read_only:
+            d.add(answer_criterion(d, graph, walk))
+    except Unverifiable:
+        return None
+    d.add(no_collateral_criterion(d.next_id(), replay.final))
+    return Derived(d.criteria, replay.episode)

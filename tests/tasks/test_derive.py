@@ -1,0 +1,241 @@
+"""Criteria derivation, stage by stage: which criteria a step's changes give, and what they depend on."""
+
+from __future__ import annotations
+
+import pytest
+
+from compoworld import World
+from compoworld.tasks.criteria import AnswerCriterion, NoCollateralCriterion, StateCriterion, TransitionCriterion
+from compoworld.tasks.derive import (
+    Derivation,
+    Unverifiable,
+    answer_criterion,
+    created_ids,
+    derive_criteria,
+    find_value,
+    is_new_id,
+    no_collateral_criterion,
+    settle_created,
+    settle_updated,
+    state_criteria,
+    transition_criteria,
+)
+from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.replay import WalkReplay, replay_walk
+from compoworld.tasks.walk import Step, Walk
+from tests.tasks.handmade import (
+    CONTACT,
+    create_then_delete_walk,
+    deal_walk,
+    delete_walk,
+    log_call_walk,
+    retitle_twice_walk,
+)
+
+
+@pytest.fixture(scope="module")
+def graph(crm_world: World) -> ToolGraph:
+    return ToolGraph.build(crm_world.catalog)
+
+
+def _start(world: World, walk: Walk) -> tuple[Derivation, WalkReplay]:
+    replay = replay_walk(world, walk)
+    assert replay is not None
+    return Derivation(world, created_ids(replay.final)), replay
+
+
+def _run_steps(d: Derivation, walk: Walk, replay: WalkReplay, upto: int) -> None:
+    for j in range(upto):
+        step, diff = walk.steps[j], replay.diffs[j]
+        d.by_step[j] = state_criteria(d, j, step, diff) + transition_criteria(d, j, step, diff)
+
+
+def test_a_step_that_only_reads_gives_no_criteria(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    assert state_criteria(d, 0, walk.steps[0], replay.diffs[0]) == []
+    assert transition_criteria(d, 0, walk.steps[0], replay.diffs[0]) == []
+    assert d.criteria == []
+
+
+def test_a_created_record_is_asked_for_by_the_values_it_was_given_never_by_its_id(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 1)
+    assert state_criteria(d, 1, walk.steps[1], replay.diffs[1]) == ["c0"]
+    c = d.criteria[0]
+    assert isinstance(c, StateCriterion) and c.mode == "added" and c.table == "crm.activities" and c.step == 1
+    assert c.fields == {"contact_id": CONTACT, "kind": "call", "subject": "Renewal call"}
+    assert c.record_id is None and "id" not in c.fields and "created_at" not in c.fields
+    assert d.created == {walk.steps[1].result["id"]: 0}
+
+
+def test_a_created_record_no_argument_identifies_is_unverifiable(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    step = walk.steps[1]
+    with pytest.raises(Unverifiable):
+        state_criteria(d, 1, Step(step.tool, {}, {}, step.result), replay.diffs[1])
+
+
+def test_updating_a_record_the_task_created_extends_its_criterion_and_keeps_its_dependencies(
+    crm_world: World,
+) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 2)
+    before = len(d.criteria)
+    assert state_criteria(d, 2, walk.steps[2], replay.diffs[2]) == ["c0"]
+    assert len(d.criteria) == before
+    assert d.criteria[0].fields["done"] is True and d.criteria[0].depends_on == []
+
+
+def test_a_world_record_a_step_updated_is_asked_for_by_its_new_values(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 3)
+    (cid,) = state_criteria(d, 3, walk.steps[3], replay.diffs[3])
+    c = d.criteria[int(cid[1:])]
+    assert isinstance(c, StateCriterion) and c.mode == "updated"
+    assert (c.table, c.record_id, c.fields) == ("crm.contacts", CONTACT, {"title": "CFO"})
+
+
+def test_a_removed_world_record_is_asked_to_be_gone(crm_world: World) -> None:
+    walk = delete_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 3)
+    (c,) = d.criteria
+    removed = walk.steps[1].result["items"][0]["id"]
+    assert isinstance(c, StateCriterion) and c.mode == "removed" and c.record_id == removed and c.fields == {}
+
+
+def test_a_transition_links_a_value_found_upstream_to_the_field_that_stored_it(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 1)
+    state_criteria(d, 1, walk.steps[1], replay.diffs[1])
+    assert transition_criteria(d, 1, walk.steps[1], replay.diffs[1]) == ["c1"]
+    t = d.criteria[1]
+    assert isinstance(t, TransitionCriterion)
+    assert (t.from_step, t.from_field, t.value, t.table, t.field) == (0, "id", CONTACT, "crm.activities", "contact_id")
+    assert t.ref_criterion is None and t.depends_on == []
+
+
+def test_a_new_id_stored_downstream_is_matched_through_the_criterion_of_its_record(crm_world: World) -> None:
+    walk = deal_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 3)
+    deal = d.criteria[0]
+    assert isinstance(deal, StateCriterion) and deal.table == "crm.opportunities"
+    activity = next(c for c in d.criteria if isinstance(c, StateCriterion) and c.table == "crm.activities")
+    assert "opportunity_id" not in activity.fields  # a new id differs between solutions
+    link = next(c for c in d.criteria if isinstance(c, TransitionCriterion) and c.field == "opportunity_id")
+    assert link.value is None and link.ref_criterion == deal.id
+    assert deal.id in link.depends_on
+
+
+def test_criteria_depend_on_the_criteria_of_the_steps_whose_values_they_use(crm_world: World) -> None:
+    walk = deal_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 3)
+    assert d.by_step[0] == []
+    activity = next(c for c in d.criteria if isinstance(c, StateCriterion) and c.table == "crm.activities")
+    assert activity.depends_on == d.by_step[1] and d.by_step[1]
+    for c in d.criteria:
+        assert all(int(dep[1:]) < int(c.id[1:]) for dep in c.depends_on)
+
+
+def test_a_value_a_later_step_overwrites_makes_the_walk_unverifiable(crm_world: World, graph: ToolGraph) -> None:
+    walk = retitle_twice_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 3)
+    settle_created(d, replay.final)
+    with pytest.raises(Unverifiable):
+        settle_updated(d, replay.episode)
+    assert derive_criteria(crm_world, graph, walk) is None
+
+
+def test_a_record_the_task_created_then_deleted_makes_the_walk_unverifiable(crm_world: World, graph: ToolGraph) -> None:
+    walk = create_then_delete_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 3)
+    with pytest.raises(Unverifiable):
+        settle_created(d, replay.final)
+    assert derive_criteria(crm_world, graph, walk) is None
+
+
+def test_settling_keeps_the_values_that_hold_at_the_end(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 5)
+    before = [c.model_dump() for c in d.criteria]
+    settle_created(d, replay.final)
+    settle_updated(d, replay.episode)
+    assert [c.model_dump() for c in d.criteria] == before
+
+
+def test_the_answer_asked_for_is_the_last_reads_value_and_depends_on_the_last_three_step_criteria(
+    crm_world: World, graph: ToolGraph
+) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 5)
+    a = answer_criterion(d, graph, walk)
+    assert a.value == walk.steps[4].result["phone"] and a.step == 4 and a.id == d.next_id()
+    assert a.depends_on == [cid for j in range(5) for cid in d.by_step[j]][-3:]
+
+
+def test_a_last_step_that_returns_nothing_to_report_gives_no_answer(crm_world: World, graph: ToolGraph) -> None:
+    walk = delete_walk(crm_world)
+    d, _ = _start(crm_world, walk)
+    with pytest.raises(Unverifiable):
+        answer_criterion(d, graph, walk)
+
+
+def test_no_collateral_allows_exactly_what_the_oracle_added_and_touched(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    _, replay = _start(crm_world, walk)
+    c = no_collateral_criterion("c9", replay.final)
+    assert c.id == "c9" and c.depends_on == []
+    assert c.added == {"crm.activities": 1} and c.touched == {"crm.contacts": [CONTACT]}
+
+
+def test_derive_runs_the_stages_in_order_and_numbers_criteria_as_made(crm_world: World, graph: ToolGraph) -> None:
+    walk = log_call_walk(crm_world)
+    derived = derive_criteria(crm_world, graph, walk)
+    assert derived is not None
+    kinds = [(c.id, type(c)) for c in derived.criteria]
+    assert kinds == [
+        ("c0", StateCriterion),
+        ("c1", TransitionCriterion),
+        ("c2", StateCriterion),
+        ("c3", AnswerCriterion),
+        ("c4", NoCollateralCriterion),
+    ]
+    assert derived.episode.state_hash() == walk.episode.state_hash()
+    # A walk ending in a write has no answer criterion.
+    ends_writing = derive_criteria(crm_world, graph, deal_walk(crm_world))
+    assert ends_writing is not None
+    assert not any(isinstance(c, AnswerCriterion) for c in ends_writing.criteria)
+    assert isinstance(ends_writing.criteria[-1], NoCollateralCriterion)
+
+
+def test_a_walk_that_does_not_replay_has_no_criteria(crm_world: World, graph: ToolGraph) -> None:
+    walk = log_call_walk(crm_world)
+    last = walk.steps[-1]
+    stale = Step(last.tool, last.arguments, last.provenance, dict(last.result, title="Intern"))
+    assert derive_criteria(crm_world, graph, Walk([*walk.steps[:-1], stale], walk.episode)) is None
+
+
+def test_new_ids_are_recognised_inside_lists_and_objects() -> None:
+    new = {"act_9"}
+    assert is_new_id("act_9", new) and is_new_id(["x", "act_9"], new) and is_new_id({"a": ["act_9"]}, new)
+    assert not is_new_id("act_1", new) and not is_new_id(9, new) and not is_new_id(None, new)
+
+
+def test_a_value_is_found_in_added_or_updated_records_never_in_their_ids(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    _, replay = _start(crm_world, walk)
+    assert find_value(replay.diffs[1], CONTACT) == ("crm.activities", "contact_id")
+    assert find_value(replay.diffs[1], walk.steps[1].result["id"]) is None
+    assert find_value(replay.diffs[3], "CFO") == ("crm.contacts", "title")
