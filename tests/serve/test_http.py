@@ -277,13 +277,11 @@ def _live_session() -> str:
 def _check(case: schemathesis.Case[Any]) -> None:
     """Every built-in check holds, response schemas included.
 
-    One exception: tool calls are not required to refuse every schema-violating value, since the runtime
-    coerces lax values on purpose ("5" for 5, 0 for false), as models often write them.
+    Tool calls too refuse every value their schema does not allow (negative data): the schema is the contract.
     """
     if case.path_parameters and "session_id" in case.path_parameters:
         case.path_parameters["session_id"] = _live_session()
-    lax = ["negative_data_rejection"] if "/tools/" in case.operation.path else []
-    case.call_and_validate(excluded_checks=[getattr(schemathesis.checks, name) for name in lax])
+    case.call_and_validate()
 
 
 @covered.parametrize()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -56,10 +57,18 @@ async def _all_tools(client: Client) -> tuple[list[Any], int]:
             return tools, pages
 
 
+def _error(result: Any) -> dict[str, Any]:
+    """The structured error of a tool error result: its one text block, never structured content."""
+    assert result.is_error and result.structured_content is None
+    body = json.loads(result.content[0].text)
+    assert set(body) == {"error"} and set(body["error"]) == {"type", "message", "field", "hint"}
+    return dict(body["error"])
+
+
 async def _solve(client: Client, task: Task) -> None:
     for step in task.solution:
         result = await client.call_tool(step.tool, step.arguments)
-        assert not result.is_error, result.structured_content
+        assert not result.is_error, result.content
 
 
 def test_over_stdio_tools_page_calls_succeed_and_bad_calls_are_tool_errors() -> None:
@@ -77,16 +86,14 @@ def test_over_stdio_tools_page_calls_succeed_and_bad_calls_are_tool_errors() -> 
             ok = await client.call_tool("crm__create_lead", LEAD)
             assert not ok.is_error
             assert ok.structured_content is not None and ok.structured_content["email"] == LEAD["email"]
-            bad = await client.call_tool("crm__create_lead", {"first_name": "Ada"})
-            assert bad.is_error
-            assert bad.structured_content == {"error": bad.structured_content["error"]}
-            assert bad.structured_content["error"]["type"] == "invalid_arguments"
-            assert "required" in bad.structured_content["error"]["hint"]
-            unknown = await client.call_tool("crm__create_leed", {})
-            assert unknown.is_error and unknown.structured_content["error"]["type"] == "unknown_tool"
-            assert "crm__create_lead" in unknown.structured_content["error"]["hint"]
+            bad = _error(await client.call_tool("crm__create_lead", {"first_name": "Ada"}))
+            assert bad["type"] == "invalid_arguments"
+            assert "required" in bad["hint"]
+            unknown = _error(await client.call_tool("crm__create_leed", {}))
+            assert unknown["type"] == "unknown_tool"
+            assert "crm__create_lead" in unknown["hint"]
             missing = await client.call_tool("crm__get_lead", {"lead_id": "lead_999999"})
-            assert missing.is_error and missing.structured_content["error"]["type"] == "not_found"
+            assert _error(missing)["type"] == "not_found"
             # The write of the first call is still there: the failed calls changed nothing.
             again = await client.call_tool("crm__get_lead", {"lead_id": ok.structured_content["id"]})
             assert not again.is_error
@@ -113,7 +120,7 @@ def test_over_stdio_a_task_session_is_solved_submitted_and_scored(task_set: tupl
             assert verdict.structured_content["passed"] is True and verdict.structured_content["score"] == 1.0
             assert [c["id"] for c in verdict.structured_content["criteria"]] == [c.id for c in task.criteria]
             late = await client.call_tool(task.solution[0].tool, task.solution[0].arguments)
-            assert late.is_error and late.structured_content["error"]["type"] == "task_submitted"
+            assert _error(late)["type"] == "task_submitted"
 
     _run(main)
 
@@ -132,13 +139,13 @@ def test_over_http_two_sessions_never_see_each_others_writes(crm_server: ServerP
             assert not lead.is_error
             lead_id = lead.structured_content["id"]
             hidden = await b.call_tool("crm__get_lead", {"lead_id": lead_id})
-            assert hidden.is_error and hidden.structured_content["error"]["type"] == "not_found"
+            assert _error(hidden)["type"] == "not_found"
             seen = await a.call_tool("crm__get_lead", {"lead_id": lead_id})
             assert not seen.is_error and seen.structured_content["email"] == LEAD["email"]
             listed = await b.call_tool("crm__list_leads", {"email": LEAD["email"]})
             assert listed.structured_content["items"] == []
             bad = await b.call_tool("crm__create_lead", {"email": "not an e-mail"})
-            assert bad.is_error and bad.structured_content["error"]["type"] == "invalid_arguments"
+            assert _error(bad)["type"] == "invalid_arguments"
 
     _run(main)
 
@@ -148,7 +155,7 @@ def test_over_http_a_stateless_request_can_list_but_not_call(crm_server: ServerP
         async with Client(crm_server.url, mode="2026-07-28") as client:
             assert len((await client.list_tools()).tools) == 31
             refused = await client.call_tool("crm__list_leads", {})
-            assert refused.is_error and refused.structured_content["error"]["type"] == "no_session"
+            assert _error(refused)["type"] == "no_session"
 
     _run(main)
 

@@ -159,7 +159,7 @@ class CompoWorldEnv(_EnvBase[str, Any]):
         max_action_chars: The action space's maximum length (dict actions are not bounded).
 
     Raises:
-        ValueError: when there are no tasks.
+        ValueError: when there are no tasks (``TaskFileError`` when a task file cannot be used).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - as gymnasium.Env declares it
@@ -178,8 +178,8 @@ class CompoWorldEnv(_EnvBase[str, Any]):
         max_action_chars: int = 16_384,
     ) -> None:
         if isinstance(tasks, (str, Path)):
-            services = services or task_set_services(tasks)
             self.tasks = read_tasks(tasks)
+            services = services or task_set_services(tasks)
         else:
             self.tasks = [load_task(t) for t in tasks]
         if not self.tasks:

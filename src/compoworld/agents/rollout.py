@@ -284,6 +284,8 @@ class RunResult:
             (an endpoint down); they are not recorded, so the next call retries them.
         out: The trajectory file.
         elapsed_s: Seconds this call took.
+        skipped_lines: Damaged lines this call moved out of the trajectory file (their episodes run again).
+        bad_lines_file: Where they went, when there were any.
     """
 
     total: int
@@ -292,6 +294,8 @@ class RunResult:
     failures: list[tuple[str, int, str]] = field(default_factory=list)
     out: Path = Path()
     elapsed_s: float = 0.0
+    skipped_lines: int = 0
+    bad_lines_file: Path | None = None
 
     @property
     def complete(self) -> bool:
@@ -365,8 +369,15 @@ def run_rollouts(
     limit: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
+    skip_bad_lines: bool = False,
 ) -> RunResult:
     """Roll out a policy on every task of a file, ``group_size`` times each, resuming a previous run.
+
+    A resume keeps every valid line of ``trajectories.jsonl`` byte for byte and repairs
+    only a torn last line (one without its newline, left by a kill). A complete line
+    that is not a valid trajectory makes it refuse, changing nothing, unless
+    ``skip_bad_lines``: then such lines move to ``trajectories.jsonl.bad`` with their
+    line numbers, and the episodes they held run again (each key is in the file once).
 
     Args:
         tasks_path: A ``tasks.jsonl`` file.
@@ -377,11 +388,14 @@ def run_rollouts(
         limit: Use only the first ``limit`` tasks.
         progress: Called with 1 after each finished trajectory.
         on_start: Called with ``(total, already done)`` before the first episode.
+        skip_bad_lines: Move damaged lines of the trajectory file aside instead of refusing to resume.
 
     Returns:
         What this call did.
 
     Raises:
+        TaskFileError: when the task file cannot be used (see :func:`~compoworld.tasks.taskset.read_tasks`).
+        BadLines: when the trajectory file has damaged lines and ``skip_bad_lines`` is false.
         ValueError: when ``out_dir`` holds a run with other settings, or the tasks'
             world cannot be rebuilt.
     """
@@ -389,8 +403,8 @@ def run_rollouts(
     config = config or RolloutConfig()
     tasks_file = Path(tasks_path)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     tasks = read_tasks(tasks_file)[:limit]
+    out.mkdir(parents=True, exist_ok=True)
     info = {
         "tasks_path": str(tasks_file.resolve()),
         "tasks_sha256": _sha256(tasks_file),
@@ -403,9 +417,17 @@ def run_rollouts(
     _check_run_info(out, info)
     worlds = load_task_worlds(tasks, services, tasks_file)
     path = out / TRAJECTORIES
-    done = {t.key for t in recover(path, Trajectory.model_validate_json)}
+    found = recover(path, Trajectory.model_validate_json, skip_bad=skip_bad_lines)
+    done = {t.key for t in found.records}
     pending = [(t, r) for t in tasks for r in range(config.group_size) if (t.id, r) not in done]
-    result = RunResult(total=len(tasks) * config.group_size, done_before=len(done), done_now=0, out=path)
+    result = RunResult(
+        total=len(tasks) * config.group_size,
+        done_before=len(done),
+        done_now=0,
+        out=path,
+        skipped_lines=len(found.bad),
+        bad_lines_file=found.moved_to,
+    )
     if on_start is not None:
         on_start(result.total, len(done))
     asyncio.run(_run_async(worlds, policy, pending, config, path, progress, result))

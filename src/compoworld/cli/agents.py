@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from compoworld.cli.common import console, err
+from compoworld.cli.common import SkipBadLinesOpt, console, err, file_errors
 
 if TYPE_CHECKING:
     from compoworld.agents.policies import Policy
@@ -46,8 +46,13 @@ def rollout(
     ] = None,
     temperature: Annotated[float, typer.Option("--temperature", help="Sampling temperature of models.")] = 0.7,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Most tokens per model turn.")] = None,
+    skip_bad_lines: SkipBadLinesOpt = False,
 ) -> None:
-    """Roll out a policy on every task, GROUP_SIZE times each, into OUT/trajectories.jsonl (resumable)."""
+    """Roll out a policy on every task, GROUP_SIZE times each, into OUT/trajectories.jsonl (resumable).
+
+    A resume keeps every valid line and repairs only a torn last line; a damaged line stops it (exit 1)
+    unless --skip-bad-lines moves it to OUT/trajectories.jsonl.bad and runs its episode again.
+    """
     from compoworld.agents.factory import make_policy
     from compoworld.agents.rollout import RolloutConfig
 
@@ -67,11 +72,13 @@ def rollout(
     config = RolloutConfig(
         group_size=group_size, concurrency=concurrency, max_turns=max_turns, turn_timeout_s=turn_timeout, seed=seed
     )
-    result = _run_with_progress(tasks, agent, out, config, limit)
+    result = _run_with_progress(tasks, agent, out, config, limit, skip_bad_lines)
     _report_rollout(result)
 
 
-def _run_with_progress(tasks: Path, agent: Policy, out: Path, config: RolloutConfig, limit: int | None) -> RunResult:
+def _run_with_progress(
+    tasks: Path, agent: Policy, out: Path, config: RolloutConfig, limit: int | None, skip_bad_lines: bool
+) -> RunResult:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from compoworld.agents.rollout import run_rollouts
@@ -80,21 +87,29 @@ def _run_with_progress(tasks: Path, agent: Policy, out: Path, config: RolloutCon
     with Progress(*columns, console=err, transient=True) as bar:
         job = bar.add_task(f"rollout {agent.name}", total=None)
         try:
-            return run_rollouts(
-                tasks,
-                agent,
-                out,
-                config,
-                limit=limit,
-                progress=lambda n: bar.advance(job, n),
-                on_start=lambda total, done: bar.update(job, total=total, completed=done),
-            )
+            with file_errors("--skip-bad-lines"):
+                return run_rollouts(
+                    tasks,
+                    agent,
+                    out,
+                    config,
+                    limit=limit,
+                    progress=lambda n: bar.advance(job, n),
+                    on_start=lambda total, done: bar.update(job, total=total, completed=done),
+                    skip_bad_lines=skip_bad_lines,
+                )
         except (ValueError, FileNotFoundError) as exc:
-            err.print(f"[red]rollout failed:[/red] {escape(str(exc))}")
+            err.print(f"[red]rollout failed:[/red] {escape(str(exc))}", soft_wrap=True)
             raise typer.Exit(2) from exc
 
 
 def _report_rollout(result: RunResult) -> None:
+    if result.skipped_lines:
+        err.print(
+            f"[yellow]moved {result.skipped_lines} damaged line(s) to {escape(str(result.bad_lines_file))}; "
+            "their episodes are run again[/yellow]",
+            soft_wrap=True,
+        )
     console.print(
         f"{result.done_now} new trajectories ({result.done_before} already there, {result.total} in all) "
         f"in {result.out} in {result.elapsed_s:.1f} s"

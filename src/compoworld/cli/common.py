@@ -1,12 +1,16 @@
 """What the command groups share: the consoles, common option types and small helpers.
 
-The helpers turn the package's own errors into a red line on stderr and exit
-status 2, so that every command reports a bad catalog or world model alike.
+The helpers turn the package's own errors into a red line on stderr: exit
+status 2 for a bad catalog or world model, exit status 1 for a task file that
+cannot be used or a resumable file with damaged lines, so that every command
+reports them alike.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,10 +29,12 @@ __all__ = [
     "LLMModelOpt",
     "RecordingOpt",
     "SeedOpt",
+    "SkipBadLinesOpt",
     "WorldModelOpt",
     "build_world_model",
     "console",
     "err",
+    "file_errors",
     "load_catalog",
     "print_json",
 ]
@@ -47,6 +53,13 @@ LLMBaseUrlOpt = Annotated[
 LLMModelOpt = Annotated[str | None, typer.Option("--llm-model", envvar="COMPOWORLD_LLM_MODEL", help="llm: model.")]
 LLMCacheOpt = Annotated[Path | None, typer.Option("--llm-cache", help="llm: SQLite answer cache file.")]
 RecordingOpt = Annotated[Path | None, typer.Option("--recording", help="replay: the recording to answer from.")]
+SkipBadLinesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--skip-bad-lines",
+        help="Resume past damaged lines of the output file: keep every valid line, move bad ones to FILE.bad.",
+    ),
+]
 
 
 def build_world_model(
@@ -113,3 +126,29 @@ def print_json(data: Any) -> None:
         data: Anything ``json.dumps`` accepts.
     """
     typer.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@contextmanager
+def file_errors(skip_option: str | None = None) -> Iterator[None]:
+    """Report a task file that cannot be used, or a damaged resumable file, as one red line and exit status 1.
+
+    Args:
+        skip_option: The command's option that resumes past damaged lines, named in the message.
+
+    Raises:
+        typer.Exit: with status 1 for a ``TaskFileError`` or ``BadLines`` raised inside.
+    """
+    # Imported on use: only commands that read task sets pay for loading the tasks layer.
+    from compoworld.engine.jsonl import BadLines
+    from compoworld.tasks.taskset import TaskFileError
+
+    try:
+        yield
+    except TaskFileError as exc:
+        # soft_wrap: the message stays one line whatever the terminal's width.
+        err.print(f"[red]task file error:[/red] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(1) from exc
+    except BadLines as exc:
+        what = f"; {skip_option} keeps every valid line and moves the bad ones to {exc.bad_path}" if skip_option else ""
+        err.print(f"[red]cannot resume:[/red] {escape(str(exc) + what)}", soft_wrap=True)
+        raise typer.Exit(1) from exc

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from compoworld.cli.common import console, err
+from compoworld.cli.common import console, err, file_errors
 
 __all__ = ["export_app"]
 
@@ -52,7 +52,8 @@ def export_rl_cmd(
     from compoworld.train.export import export_rl
 
     try:
-        info = export_rl(tasks, out, fmt, parquet=parquet)  # type: ignore[arg-type]  # checked by export_rl
+        with file_errors():
+            info = export_rl(tasks, out, fmt, parquet=parquet)  # type: ignore[arg-type]  # checked by export_rl
     except (ValueError, FileNotFoundError, ImportError) as exc:
         err.print(f"[red]export failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc

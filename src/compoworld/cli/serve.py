@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from compoworld.cli.common import SeedOpt, err
+from compoworld.cli.common import SeedOpt, err, file_errors
 
 __all__ = ["serve_app"]
 
@@ -31,10 +31,15 @@ MaxBodyOpt = Annotated[int, typer.Option("--max-body-bytes", min=1024, help="Lar
 
 def _serve(run: Any, **kwargs: Any) -> None:
     from compoworld.serve.commands import StartError
+    from compoworld.tasks.taskset import TaskFileError
 
     try:
         run(**kwargs)
     except StartError as exc:
+        if isinstance(exc.__cause__, TaskFileError):
+            # A --tasks/--task file that cannot be used reads as it does for every other command.
+            with file_errors():
+                raise exc.__cause__ from None
         err.print(f"[red]cannot serve:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     except ModuleNotFoundError as exc:

@@ -13,7 +13,17 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from compoworld.cli.common import JsonOpt, LLMBaseUrlOpt, LLMModelOpt, console, err, load_catalog, print_json
+from compoworld.cli.common import (
+    JsonOpt,
+    LLMBaseUrlOpt,
+    LLMModelOpt,
+    SkipBadLinesOpt,
+    console,
+    err,
+    file_errors,
+    load_catalog,
+    print_json,
+)
 from compoworld.engine.errors import CatalogError
 
 if TYPE_CHECKING:
@@ -48,8 +58,13 @@ def synth(
     service: ServicesOpt = None,
     llm_base_url: LLMBaseUrlOpt = None,
     llm_model: LLMModelOpt = None,
+    skip_bad_lines: SkipBadLinesOpt = False,
 ) -> None:
     """Synthesize verified cross-service tasks into OUT/tasks.jsonl and OUT/stats.json (resumable).
+
+    A resume needs the settings OUT was made with, keeps every valid line and repairs only a torn last line;
+    a damaged line stops it (exit 1) unless --skip-bad-lines moves it to OUT/tasks.jsonl.bad, in which case
+    synthesis carries on after the last index it drew (that line's index is not made again).
 
     With --llm-base-url and --llm-model, instructions are rephrased by that endpoint and each rewrite is
     kept only if it passes every gate again.
@@ -59,7 +74,13 @@ def synth(
         raise typer.Exit(2)
     config = _synth_config(min_length, max_length, min_services, max_services, fan_in, open_world, distractors)
     rewriter = _rewriter(llm_base_url, llm_model)
-    stats = _synthesize(out, tasks, seed, world_seed, config, service, rewriter)
+    stats = _synthesize(out, tasks, seed, world_seed, config, service, rewriter, skip_bad_lines)
+    if stats["skipped_lines_this_run"]:
+        err.print(
+            f"[yellow]moved {stats['skipped_lines_this_run']} damaged line(s) to {escape(stats['bad_lines_file'])}; "
+            "the tasks they held are not made again; later indices make up the count[/yellow]",
+            soft_wrap=True,
+        )
     console.print(f"kept {stats['kept']} of {tasks} tasks in {out}/tasks.jsonl; stats in {out}/stats.json")
     console.print(f"rejected: {stats['rejected']}")
     if stats["kept"] < tasks:
@@ -108,6 +129,7 @@ def _synthesize(
     config: SynthConfig,
     services: list[str] | None,
     rewriter: InstructionRewriter | None,
+    skip_bad_lines: bool,
 ) -> dict[str, Any]:
     from rich.progress import Progress
 
@@ -120,18 +142,20 @@ def _synthesize(
             bar.update(job, completed=kept)
 
         try:
-            return synthesize(
-                out,
-                count=count,
-                seed=seed,
-                world_seed=world_seed,
-                config=config,
-                services=services,
-                progress=advance,
-                rewriter=rewriter,
-            )
+            with file_errors("--skip-bad-lines"):
+                return synthesize(
+                    out,
+                    count=count,
+                    seed=seed,
+                    world_seed=world_seed,
+                    config=config,
+                    services=services,
+                    progress=advance,
+                    rewriter=rewriter,
+                    skip_bad_lines=skip_bad_lines,
+                )
         except (CatalogError, ValueError) as exc:
-            err.print(f"[red]synth failed:[/red] {escape(str(exc))}")
+            err.print(f"[red]synth failed:[/red] {escape(str(exc))}", soft_wrap=True)
             raise typer.Exit(2) from exc
 
 
@@ -143,7 +167,8 @@ def verify(
     from compoworld.tasks.taskset import verify_file
 
     try:
-        checked, failures = verify_file(path, service)
+        with file_errors():
+            checked, failures = verify_file(path, service)
     except (OSError, ValueError, CatalogError) as exc:
         err.print(f"[red]cannot verify {path}:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
@@ -164,10 +189,12 @@ def render_tasks(
     """Render tasks for a reader: instruction, given facts, solution with provenance, criteria."""
     from compoworld.tasks.taskset import read_tasks, render_markdown
 
+    with file_errors():
+        chosen = read_tasks(path)[:limit]
     out.mkdir(parents=True, exist_ok=True)
-    for task in read_tasks(path)[:limit]:
+    for task in chosen:
         (out / f"{task.id}.md").write_text(render_markdown(task))
-    console.print(f"wrote {min(limit, len(read_tasks(path)))} task(s) to {out}")
+    console.print(f"wrote {len(chosen)} task(s) to {out}")
 
 
 @graph_app.command("stats")

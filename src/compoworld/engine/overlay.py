@@ -146,6 +146,11 @@ class EpisodeState:
     def restore(self, snap: Snapshot) -> None:
         """Return to the state a snapshot was taken in.
 
+        The snapshot may come from another episode of the same world: restoring it
+        forks that state (start a group of rollouts from one mid-task state, say).
+        The two episodes share nothing afterwards: each copies a table before its
+        first write to it. The open-world recording is the episode's own and is kept.
+
         Raises:
             ValueError: if the snapshot belongs to another world.
         """

@@ -1,15 +1,26 @@
-"""The runtime: validated, atomic tool calls that never crash.
+r"""The runtime: validated, atomic tool calls that never crash.
 
 ``call(episode, tool, arguments)`` checks the arguments against the tool's
 schema, checks that every record they name exists, runs the tool with all of
 its writes or none, and returns a :class:`CallResult`: the JSON-ready result,
 or a structured :class:`~compoworld.engine.errors.ToolError` an agent can act on.
+
+The published parameter schema is the contract, and the runtime holds callers
+to it (docs/design.md §4): arguments are validated in pydantic's strict mode, so
+``"5"`` is no integer, ``0`` no boolean and ``0`` no date. Two things happen
+before that, in one walk over the arguments: text that is not valid Unicode (a
+lone surrogate, which a JSON escape such as ``"\ud800"`` can carry) and numbers JSON
+cannot hold (NaN, infinities) are refused, naming the value's path; and a number
+with a zero fraction is read as the integer it is (JSON Schema counts ``2.0`` as
+an integer, strict pydantic would not).
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +37,9 @@ if TYPE_CHECKING:
 __all__ = ["CallResult", "call"]
 
 MAX_ARGUMENT_CHARS = 1_000_000
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate: never a character of its own, so never valid in text (UTF-8 cannot encode it)."""
 
 
 @dataclass(slots=True)
@@ -62,11 +76,29 @@ def _describe_expected(tool: Tool, field: str) -> str:
     return f"{field}: {desc}" if desc else ""
 
 
+_FORMS = {
+    "date_type": " as YYYY-MM-DD",
+    "datetime_type": " as an RFC 3339 date-time with its offset, e.g. 2026-03-02T09:00:00Z",
+}
+"""How the schema writes the values whose type errors name only the type."""
+
+
+def _json_kind(value: Any) -> str:
+    """What a value is in JSON's words, for an error that says what was sent instead of what was expected."""
+    if value is None:
+        return "null"
+    for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string")):
+        if isinstance(value, kind):
+            return name
+    containers: dict[type, str] = {dict: "an object", list: "an array"}
+    return containers.get(type(value), f"a {type(value).__name__}")
+
+
 def _invalid(tool: Tool, exc: ValidationError) -> CallResult:
     errors = exc.errors(include_url=False)
     first = errors[0] if errors else {"loc": (), "msg": str(exc), "type": ""}
     loc = ".".join(str(p) for p in first.get("loc", ())) or None
-    kind = first.get("type", "")
+    kind = str(first.get("type", ""))
     msg = first.get("msg", "invalid value")
     allowed = sorted(tool.parameters_schema.get("properties", {}))
     if kind == "missing":
@@ -76,6 +108,8 @@ def _invalid(tool: Tool, exc: ValidationError) -> CallResult:
         message = f"unknown argument {loc!r}"
         hint = f"allowed arguments: {', '.join(allowed)}"
     else:
+        if kind.endswith("_type") or kind == "literal_error":
+            msg = f"{msg}{_FORMS.get(kind, '')} (got {_json_kind(first.get('input'))})"
         message = f"invalid value for {loc!r}: {msg}" if loc else f"invalid arguments: {msg}"
         hint = _describe_expected(tool, loc) if loc else ""
         if not hint:
@@ -83,6 +117,115 @@ def _invalid(tool: Tool, exc: ValidationError) -> CallResult:
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem(s))"
     return _fail("invalid_arguments", message, loc, hint)
+
+
+class _Unfit(Exception):
+    """A value no valid JSON text holds; ``path`` leads to it, innermost part first."""
+
+    def __init__(self, problem: str, hint: str, part: str | int, *, key: bool = False) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.hint = hint
+        self.path: list[str | int] = [part]
+        self.key = key
+
+    def error(self) -> CallResult:
+        """The refusal, naming the value (or the name) at fault by its path."""
+        field = _field_path(self.path)
+        name = "argument name" if len(self.path) == 1 else "key"
+        what = f"the {name} '{field}'" if self.key else f"invalid value for '{field}':"
+        return _fail("invalid_arguments", f"{what} {self.problem}", field, self.hint)
+
+
+def _lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate in ``text`` as ``U+D800``, or None (ASCII text, the usual case, costs one flag test)."""
+    if text.isascii():
+        return None
+    found = _SURROGATE.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
+_TEXT_HINT = "send text as valid Unicode: a \\ud800-\\udfff escape is only valid as half of a surrogate pair"
+
+
+def _bad_text(part: str | int, code: str, *, key: bool) -> _Unfit:
+    problem = f"holds a lone surrogate ({code}), which is not valid Unicode"
+    return _Unfit(problem if key else f"the text {problem}", _TEXT_HINT, part, key=key)
+
+
+def _json_number(value: float, part: str | int) -> float | int:
+    if value.is_integer():
+        return int(value)
+    if math.isfinite(value):
+        return value
+    raise _Unfit(f"{value} is not a JSON number", "send a finite number", part)
+
+
+def _json_object(obj: dict[Any, Any]) -> dict[Any, Any]:
+    """``obj`` with every value checked (see the module docstring); a copy only where a value changed."""
+    out = obj
+    for key, value in obj.items():
+        if type(key) is str:
+            code = _lone_surrogate(key)
+            if code is not None:
+                raise _bad_text(key, code, key=True)
+        kind = type(value)
+        if kind is str:
+            code = _lone_surrogate(value)
+            if code is None:
+                continue
+            raise _bad_text(key, code, key=False)
+        if kind is float:
+            new: Any = _json_number(value, key)
+        elif kind is dict or kind is list:
+            try:
+                new = _json_object(value) if kind is dict else _json_array(value)
+            except _Unfit as exc:
+                exc.path.append(key)
+                raise
+        else:
+            continue
+        if new is not value:
+            if out is obj:
+                out = dict(obj)
+            out[key] = new
+    return out
+
+
+def _json_array(items: list[Any]) -> list[Any]:
+    out = items
+    for i, value in enumerate(items):
+        kind = type(value)
+        if kind is str:
+            code = _lone_surrogate(value)
+            if code is None:
+                continue
+            raise _bad_text(i, code, key=False)
+        if kind is float:
+            new: Any = _json_number(value, i)
+        elif kind is dict or kind is list:
+            try:
+                new = _json_object(value) if kind is dict else _json_array(value)
+            except _Unfit as exc:
+                exc.path.append(i)
+                raise
+        else:
+            continue
+        if new is not value:
+            if out is items:
+                out = list(items)
+            out[i] = new
+    return out
+
+
+def _valid_text(text: str) -> str:
+    """``text`` with any lone surrogate written as its escape, so that it can be sent."""
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _field_path(path: list[str | int]) -> str:
+    # The path may hold the offending key itself: escaped, so that the error is valid text too.
+    return _valid_text(".".join(str(p) for p in reversed(path)))
 
 
 def _open_world(episode: EpisodeState, tool: Tool, args: Any) -> CallResult:
@@ -104,9 +247,20 @@ def _open_world(episode: EpisodeState, tool: Tool, args: Any) -> CallResult:
     except Exception as exc:  # a world-model bug must not crash the caller
         return _fail(
             "internal_error",
-            f"{tool.name} failed: {type(exc).__name__}: {exc}",
+            _valid_text(f"{tool.name} failed: {type(exc).__name__}: {exc}"),
             None,
             "this is a fault of the tool, not of the call; try another way",
+        )
+    try:
+        # A model's answer is outside text too (an LLM's JSON can hold "\ud800"): what no JSON text
+        # holds must not reach the caller, whose reply could then not be sent at all.
+        _json_object({"result": result})
+    except _Unfit as exc:
+        return _fail(
+            "internal_error",
+            f"{tool.name}: the world model's answer at {_field_path(exc.path)!r} is unfit: {exc.problem}",
+            None,
+            "this is a fault of the world model, not of the call; try another way",
         )
     episode.recording.answers[key] = RecordedAnswer(
         tool=tool.name, arguments=canonical, result=result, source=model.name
@@ -154,7 +308,13 @@ def call(episode: EpisodeState, name: str, arguments: Any = None) -> CallResult:
     except CatalogError as exc:  # a broken declaration: the tool cannot be called, the caller goes on
         return _fail("internal_error", str(exc), None, "this tool is broken; use another")
     try:
-        args = model.model_validate(arguments)
+        arguments = _json_object(arguments)
+    except _Unfit as exc:
+        return exc.error()
+    except RecursionError:
+        return _fail("invalid_arguments", "arguments are nested too deeply", None, "send plain JSON values")
+    try:
+        args = model.model_validate(arguments, strict=True)
     except ValidationError as exc:
         return _invalid(tool, exc)
     except (RecursionError, TypeError, ValueError) as exc:
@@ -185,7 +345,7 @@ def call(episode: EpisodeState, name: str, arguments: Any = None) -> CallResult:
         episode.rollback(saved)
         return _fail(
             "internal_error",
-            f"{tool.name} failed: {type(exc).__name__}: {exc}",
+            _valid_text(f"{tool.name} failed: {type(exc).__name__}: {exc}"),
             None,
             "this is a fault of the tool, not of the call; try another way",
         )

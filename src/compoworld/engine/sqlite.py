@@ -28,7 +28,8 @@ def export_episode(episode: EpisodeState, path: Path) -> Path:
     """Write every table of ``episode`` (world records overlaid with its writes) to ``path``.
 
     The file is written next to ``path`` and moved into place, so a crash never
-    leaves a half-written export under the final name.
+    leaves a half-written export under the final name, and a failed export
+    leaves nothing behind.
 
     Args:
         episode: The episode.
@@ -40,6 +41,16 @@ def export_episode(episode: EpisodeState, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.unlink(missing_ok=True)
+    try:
+        _write(episode, tmp)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _write(episode: EpisodeState, tmp: Path) -> None:
     con = sqlite3.connect(tmp)
     try:
         con.execute("CREATE TABLE _compoworld (key TEXT PRIMARY KEY, value TEXT)")
@@ -65,5 +76,3 @@ def export_episode(episode: EpisodeState, path: Path) -> Path:
         con.commit()
     finally:
         con.close()
-    tmp.replace(path)
-    return path

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 import docstring_parser
-from pydantic import BaseModel, ConfigDict, TypeAdapter, create_model
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, TypeAdapter, create_model
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError
+from pydantic_core import core_schema as cs
 
 from compoworld.engine.errors import CatalogError
 from compoworld.engine.types import SemanticType, semantic_of
@@ -113,7 +115,7 @@ class Tool:
                 model = create_model(  # type: ignore[call-overload]
                     _model_name(self.name),
                     __config__=ConfigDict(extra="forbid", protected_namespaces=(), frozen=True),
-                    **dict(self.params),
+                    **{n: (_json_form(a), info) for n, (a, info) in self.params.items()},
                 )
             except Exception as exc:  # pydantic raises several types; the message is what matters
                 raise CatalogError(f"tool {self.name}: cannot derive the parameters' schema: {exc}") from exc
@@ -157,6 +159,83 @@ class Tool:
                 "parameters": self.parameters_schema,
             },
         }
+
+
+@dataclass(frozen=True, slots=True)
+class _NoBool:
+    """Makes an integer ``Literal`` refuse booleans.
+
+    Attributes:
+        values: The Literal's values in their order: typing holds ``Literal[1, 2]`` equal to
+            ``Literal[2, 1]`` and caches ``Annotated`` by equality, so without them an enum could
+            take the order of another tool's.
+    """
+
+    values: tuple[Any, ...]
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> cs.CoreSchema:
+        expected = " or ".join(str(v) for v in self.values)
+
+        def refuse_bool(value: Any) -> Any:
+            if isinstance(value, bool):
+                raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+            return value
+
+        return cs.no_info_before_validator_function(refuse_bool, handler(source))
+
+
+def _array_as_tuple(value: Any) -> Any:
+    return tuple(value) if type(value) is list else value
+
+
+@dataclass(frozen=True, slots=True)
+class _ArrayAsTuple:
+    """Makes a tuple take a JSON array (a list), as its ``type: array`` schema says it does."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> cs.CoreSchema:
+        return cs.no_info_before_validator_function(_array_as_tuple, handler(source))
+
+
+def _json_form(annotation: Any) -> Any:
+    """``annotation`` as the runtime's strict validation of JSON data needs it.
+
+    Strict validation refuses the lax coercions the schema does not publish, and two things more
+    that the schema allows or forbids otherwise: a tuple refuses a list, which is what a JSON array
+    is; and an integer ``Literal`` takes ``True`` (Python holds ``True == 1``), which its published
+    ``enum: [1, 2]`` does not. Returns ``annotation`` itself when neither is in it. Only the
+    parameters' own annotations are rewritten: a tuple inside a nested model would still refuse an
+    array (the conformance suite's valid call would say so).
+    """
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin is Literal:
+        return Annotated[annotation, _NoBool(args)] if any(type(a) is int for a in args) else annotation
+    if origin is tuple:
+        return Annotated[_json_items(annotation), _ArrayAsTuple()]
+    if origin is Annotated:
+        base = args[0]
+        if get_origin(base) is tuple:
+            # Last, so that the tuple's own constraints (min_length …) stay on the tuple and in its schema.
+            return Annotated[(_json_items(base), *args[1:], _ArrayAsTuple())]
+        inner = _json_form(base)
+        return annotation if inner is base else Annotated[(inner, *args[1:])]
+    if origin in (Union, types.UnionType, list, dict):
+        new = tuple(_json_form(a) for a in args)
+        if all(n is a for n, a in zip(new, args, strict=True)):
+            return annotation
+        if origin is list:
+            return list[new[0]]  # type: ignore[valid-type]
+        if origin is dict:
+            return dict[new[0], new[1]]  # type: ignore[valid-type]
+        return Union[new]  # noqa: UP007 - a tuple of members is spelled this way only
+    return annotation
+
+
+def _json_items(annotation: Any) -> Any:
+    """A tuple type with its item types in their JSON form."""
+    args = get_args(annotation)
+    new = tuple(_json_form(a) for a in args)
+    return annotation if all(n is a for n, a in zip(new, args, strict=True)) else tuple[new]  # type: ignore[valid-type]
 
 
 def resolve_ref(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:

@@ -17,12 +17,14 @@ be told such a value, so it does not count as a dependency between tools.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
@@ -208,7 +210,31 @@ Percent = Annotated[float, SemanticType("percent", generic=True), Field(ge=0, le
 Language = Annotated[str, SemanticType("language", generic=True), StringConstraints(pattern=r"^[a-z]{2}$")]
 """An ISO 639-1 language code."""
 
-Date = Annotated[_dt.date, SemanticType("date")]
+_FULL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_DATE_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
+
+
+def _date_text(value: Any) -> Any:
+    """A ``YYYY-MM-DD`` string as the date it names; anything else as it is, for the date validator to judge.
+
+    Strict validation (the runtime's) takes only date objects; this keeps the JSON form, RFC 3339's
+    ``full-date`` (the schema's ``format: date``), and nothing else: not ``0``, not ``"1700006400"``.
+    """
+    if type(value) is str and _FULL_DATE.fullmatch(value):
+        return _dt.date.fromisoformat(value)
+    return value
+
+
+def _date_time_text(value: Any) -> Any:
+    """An RFC 3339 ``date-time`` string (the schema's ``format: date-time``: seconds and offset given) as its datetime."""
+    if type(value) is str and _DATE_TIME.fullmatch(value):
+        return _dt.datetime.fromisoformat(value.upper())
+    return value
+
+
+Date = Annotated[_dt.date, SemanticType("date"), BeforeValidator(_date_text)]
 """A calendar date (``YYYY-MM-DD``)."""
 
 
@@ -218,8 +244,8 @@ def _utc(value: _dt.datetime) -> _dt.datetime:
     return value.astimezone(_dt.UTC)
 
 
-DateTime = Annotated[_dt.datetime, SemanticType("datetime"), AfterValidator(_utc)]
-"""A point in time in ISO 8601 form; naive values are taken as UTC."""
+DateTime = Annotated[_dt.datetime, SemanticType("datetime"), BeforeValidator(_date_time_text), AfterValidator(_utc)]
+"""A point in time in RFC 3339 form (``2026-03-02T09:00:00Z``); naive datetime objects are taken as UTC."""
 
 Title = Annotated[str, SemanticType("text.title"), StringConstraints(min_length=1, max_length=200), _NonBlank]
 """A short human-written title or subject line."""

@@ -115,12 +115,14 @@ def run_mcp(
         asyncio.run(MCPService(scope, manager, stdio=True, page_size=page_size, seed=seed).run_stdio())
         return
     from compoworld.serve.listen import serve_asgi
+    from compoworld.serve.mcp_server import jsonrpc_http_error
 
     manager = SessionManager(limits)
     service = MCPService(scope, manager, stdio=False, page_size=page_size, seed=seed)
     app = service.http_app(host=host, token=token, max_body_bytes=limits.max_body_bytes)
     sock = _bind(host, port)
-    serve_asgi(app, sock, manager, path="/mcp")
+    bad_request = jsonrpc_http_error(400, "Bad Request: the request is not valid HTTP/1.1")
+    serve_asgi(app, sock, manager, path="/mcp", bad_request=bad_request)
 
 
 def run_http(

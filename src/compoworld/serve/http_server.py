@@ -21,7 +21,9 @@ schemas. Every answer that is not a success is JSON
 ``{"ok": false, "error": {"type", "message", "field", "hint"}}`` with a 4xx
 status: malformed JSON 400, missing token 401, unknown session, service, task,
 tool or record 404, an expired session 410, a state conflict 409, an oversized body 413,
-invalid arguments 422, too many sessions 429. A tool's domain rule that the
+invalid arguments 422, too many sessions 429, a fault of the server 500; every
+operation documents each of them, and a request that is not valid HTTP gets a
+JSON 400 too (see :mod:`compoworld.serve.listen`). A tool's domain rule that the
 current state breaks (a refund above the charge) is a conflict, 409.
 
 Handlers are ``async`` and never await while they hold a session, so each
@@ -82,7 +84,8 @@ ERROR_STATUS: dict[str, int] = {
 }
 """The HTTP status of each error type."""
 
-_DOCUMENTED_ERRORS = (400, 404, 409, 410, 413, 422, 429)
+# Every status an operation can answer besides its success (401 is added with a token); 500 is a fault of the server.
+_DOCUMENTED_ERRORS = (400, 404, 409, 410, 413, 422, 429, 500)
 SessionId = Annotated[str, Path(max_length=64, description="The session's id.")]
 SnapshotId = Annotated[str, Path(max_length=64, description="The snapshot's id.")]
 

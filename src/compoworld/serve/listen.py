@@ -3,6 +3,10 @@
 The socket is bound before uvicorn starts, so ``--port 0`` works: the real
 address is announced on stderr (``compoworld: serving http://HOST:PORT/PATH``)
 and tests and benchmarks read it from there.
+
+A request that is not valid HTTP/1.1 never reaches the app: uvicorn answers it
+with a 400 itself, in plain text. Here that answer is JSON, in the server's own
+error shape, like every other answer.
 """
 
 from __future__ import annotations
@@ -11,13 +15,14 @@ import asyncio
 import contextlib
 import ctypes
 import gc
+import json
 import socket
 import sys
 from typing import Any
 
 from compoworld.serve.sessions import SessionManager
 
-__all__ = ["ANNOUNCE", "bind", "release_memory", "serve_asgi", "sweep_interval", "url_of"]
+__all__ = ["ANNOUNCE", "bad_request_protocol", "bind", "release_memory", "serve_asgi", "sweep_interval", "url_of"]
 
 ANNOUNCE = "compoworld: serving "
 """The prefix of the line that names the served URL on stderr."""
@@ -91,8 +96,51 @@ async def _serve(server: Any, sock: socket.socket, manager: SessionManager) -> N
             await sweeper
 
 
+def bad_request_protocol(body: dict[str, Any]) -> type[asyncio.Protocol]:
+    """Uvicorn's HTTP/1.1 protocol (h11), answering a request that is not valid HTTP with a JSON 400.
+
+    Args:
+        body: The JSON body of that answer.
+
+    Returns:
+        The protocol class, for ``uvicorn.Config(http=...)``.
+    """
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    data = json.dumps(body).encode()
+
+    class JsonBadRequestProtocol(H11Protocol):
+        """uvicorn's h11 protocol with a JSON body on its own 400 answers."""
+
+        def send_400_response(self, msg: str) -> None:
+            """Answer 400 with the JSON body and close the connection (as uvicorn does, but in JSON)."""
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"connection", b"close"),
+            ]
+            for event in (
+                h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                h11.Data(data=data),
+                h11.EndOfMessage(),
+            ):
+                output = self.conn.send(event)
+                if output:
+                    self.transport.write(output)
+            self.transport.close()
+
+    return JsonBadRequestProtocol
+
+
 def serve_asgi(
-    app: Any, sock: socket.socket, manager: SessionManager, *, path: str = "", log_level: str = "warning"
+    app: Any,
+    sock: socket.socket,
+    manager: SessionManager,
+    *,
+    path: str = "",
+    log_level: str = "warning",
+    bad_request: dict[str, Any] | None = None,
 ) -> None:
     """Serve an ASGI app on a bound socket until SIGINT or SIGTERM.
 
@@ -102,10 +150,24 @@ def serve_asgi(
         manager: Its sessions, swept for idle ones while serving.
         path: Appended to the announced URL.
         log_level: uvicorn's log level.
+        bad_request: The JSON body of the 400 that answers a request which is not valid HTTP
+            (default: the servers' error body).
     """
     import uvicorn
 
-    config = uvicorn.Config(app, log_level=log_level, access_log=False, timeout_graceful_shutdown=5)
+    from compoworld.serve.security import error_body
+
+    if bad_request is None:
+        bad_request = error_body(
+            "bad_request", "the request is not valid HTTP/1.1", "send a well-formed HTTP/1.1 request"
+        )
+    config = uvicorn.Config(
+        app,
+        http=bad_request_protocol(bad_request),
+        log_level=log_level,
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
     server = uvicorn.Server(config)
     print(ANNOUNCE + url_of(sock, path), file=sys.stderr, flush=True)
     asyncio.run(_serve(server, sock, manager))

@@ -5,7 +5,16 @@ time): ``tools/list`` pages through the scope's tools with their input and
 output schemas and side-effect annotations; ``tools/call`` runs the engine and
 returns structured content. Every failure a model can act on (bad arguments,
 an unknown tool, a broken rule, an expired session) comes back as a tool
-result with ``is_error`` and the structured error, never as a protocol error.
+result with ``is_error``, never as a protocol error: its one text block is the
+structured error as JSON, ``{"error": {"type", "message", "field", "hint"}}``.
+An error result has no ``structuredContent``: the specification requires
+structured content to conform to the tool's output schema, which describes the
+success result, and clients that validate it (the TypeScript SDK's does) would
+reject the error instead of showing it to the model.
+
+Over stdio, a line that is not JSON gets a JSON-RPC parse error (-32700), and a
+JSON value that is not a JSON-RPC message an invalid-request error (-32600),
+both with a null id (the SDK's transport drops such lines without an answer).
 
 Sessions: over stdio the process serves one client, so it holds one episode.
 Over HTTP each MCP session (its ``Mcp-Session-Id``) gets its own episode from
@@ -28,6 +37,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import ValidationError
 
 from compoworld.engine.version import __version__
 from compoworld.serve.schemas import object_output
@@ -40,7 +50,7 @@ from compoworld.serve.sessions import (
     ToolSpec,
 )
 
-__all__ = ["DEFAULT_PAGE_SIZE", "STDIO_SESSION", "MCPService"]
+__all__ = ["DEFAULT_PAGE_SIZE", "STDIO_SESSION", "MCPService", "jsonrpc_http_error"]
 
 DEFAULT_PAGE_SIZE = 100
 STDIO_SESSION = "stdio"
@@ -53,7 +63,64 @@ def _text(data: Any) -> list[types.ContentBlock]:
 
 
 def _error_result(error: dict[str, Any]) -> types.CallToolResult:
-    return types.CallToolResult(content=_text({"error": error}), structured_content={"error": error}, is_error=True)
+    """A tool execution error: ``is_error`` with the structured error as JSON text, and no structured content.
+
+    A tool's ``structuredContent`` must conform to its ``outputSchema``, which describes the success
+    result, and clients check it whenever it is present (the TypeScript SDK throws otherwise); an error
+    result carries none, as the specification's own tool-error example does.
+    """
+    return types.CallToolResult(content=_text({"error": error}), is_error=True)
+
+
+def jsonrpc_http_error(status: int, message: str) -> dict[str, Any]:
+    """The JSON-RPC error object an MCP endpoint answers an HTTP-level refusal with, as the SDK does its own.
+
+    Args:
+        status: The HTTP status (4xx: invalid request, -32600; 5xx: internal error, -32603).
+        message: What went wrong.
+    """
+    code = types.INVALID_REQUEST if status < 500 else types.INTERNAL_ERROR
+    return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message.strip()[:500] or "error"}}
+
+
+def _unreadable_line_error(exc: Exception) -> types.JSONRPCError | None:
+    """The JSON-RPC answer to a stdin line the SDK's transport could not read as a message.
+
+    A line that is not JSON gets a parse error (-32700); JSON that is not a JSON-RPC message gets an
+    invalid-request error (-32600). Both carry a null id, as JSON-RPC 2.0 requires when the id cannot
+    be read, unless the message's own id can be. A blank line is no message and gets no answer.
+
+    Args:
+        exc: What the transport yielded instead of a message (pydantic's validation error).
+
+    Returns:
+        The error to send, or None for a blank line.
+    """
+    errors = exc.errors(include_url=False) if isinstance(exc, ValidationError) else []
+    if not errors or errors[0]["type"] == "json_invalid":
+        line = errors[0].get("input") if errors else None
+        if isinstance(line, str) and not line.strip():
+            return None
+        return types.JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=types.ErrorData(code=types.PARSE_ERROR, message="Parse error: the line is not valid JSON"),
+        )
+    request_id: str | int | None = None
+    for error in errors:
+        found = error.get("input")
+        candidate = found.get("id") if isinstance(found, dict) else None
+        if isinstance(candidate, str) or (isinstance(candidate, int) and not isinstance(candidate, bool)):
+            request_id = candidate
+            break
+    return types.JSONRPCError(
+        jsonrpc="2.0",
+        id=request_id,
+        error=types.ErrorData(
+            code=types.INVALID_REQUEST,
+            message="Invalid Request: the line is JSON but not a JSON-RPC 2.0 request, notification or response",
+        ),
+    )
 
 
 def _annotations(spec: ToolSpec) -> types.ToolAnnotations:
@@ -231,11 +298,36 @@ class MCPService:
     # -- running ----------------------------------------------------------------------
 
     async def run_stdio(self) -> None:
-        """Serve one client over stdin and stdout until it disconnects."""
+        """Serve one client over stdin and stdout until it disconnects.
+
+        Lines the SDK's transport cannot read as a JSON-RPC message are answered here with a JSON-RPC
+        error (see :func:`_unreadable_line_error`); the SDK would drop them without a word.
+        """
+        import anyio
         from mcp.server.stdio import stdio_server
+        from mcp.shared.message import SessionMessage
 
         async with stdio_server() as (read_stream, write_stream):
-            await self.server.run(read_stream, write_stream, self.server.create_initialization_options())
+            screened_send, screened = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+            async def screen() -> None:
+                async with screened_send:
+                    async for item in read_stream:
+                        if not isinstance(item, Exception):
+                            await screened_send.send(item)
+                            continue
+                        error = _unreadable_line_error(item)
+                        if error is None:
+                            continue
+                        try:
+                            await write_stream.send(SessionMessage(error))
+                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                            return  # the server is shutting down
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(screen)
+                await self.server.run(screened, write_stream, self.server.create_initialization_options())
+                tg.cancel_scope.cancel()
 
     def http_app(self, *, host: str, token: str | None, max_body_bytes: int) -> Any:
         """The streamable-HTTP ASGI app (path ``/mcp``), behind a bearer token when one is given.
@@ -245,7 +337,7 @@ class MCPService:
             token: Required bearer token, or None.
             max_body_bytes: Largest request body.
         """
-        from compoworld.serve.security import BearerTokenMiddleware
+        from compoworld.serve.security import BearerTokenMiddleware, JsonErrorsMiddleware
 
         limits = self.manager.limits
         app: Any = self.server.streamable_http_app(
@@ -254,4 +346,6 @@ class MCPService:
             session_idle_timeout=limits.idle_timeout_s,
             max_sessions=limits.max_sessions,
         )
+        # The SDK answers some refusals (a wrong Host or Origin, a body too large, an unknown path) in plain text.
+        app = JsonErrorsMiddleware(app, jsonrpc_http_error)
         return BearerTokenMiddleware(app, token) if token else app

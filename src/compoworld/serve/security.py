@@ -4,7 +4,9 @@ A server bound to anything but loopback must be given a token; every request
 then carries ``Authorization: Bearer <token>`` or gets a 401. Request bodies
 are read up to a limit and refused with a 413 beyond it. Both checks are plain
 ASGI middleware, so they sit in front of FastAPI and the MCP SDK alike and
-answer in the servers' JSON error shape.
+answer in the servers' JSON error shape. :class:`JsonErrorsMiddleware` turns the
+plain-text error answers of a framework underneath (the MCP SDK's 400, 403, 404,
+413 and 421) into JSON as well.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ __all__ = [
     "BearerTokenMiddleware",
     "BodyLimitMiddleware",
     "InsecureBind",
+    "JsonErrorsMiddleware",
     "check_bind",
     "error_body",
     "is_loopback",
@@ -179,3 +182,58 @@ class BodyLimitMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+class JsonErrorsMiddleware:
+    """Answer in JSON where the wrapped app answers an error (status 400 or more) in anything else.
+
+    Successful answers and JSON error answers pass through untouched; a non-JSON error body (small by
+    nature) is read whole and replaced, keeping the status and the other headers.
+
+    Args:
+        app: The wrapped ASGI app.
+        body: The JSON body for a status and the original body's text.
+    """
+
+    def __init__(self, app: ASGIApp, body: Callable[[int, str], dict[str, Any]]) -> None:
+        self.app = app
+        self.body = body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the request, rewriting a non-JSON error answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        held: Message | None = None
+        chunks: list[bytes] = []
+
+        async def rewrite(message: Message) -> None:
+            nonlocal held
+            if message["type"] == "http.response.start":
+                if message["status"] >= 400 and not _is_json(message.get("headers", ())):
+                    held = message
+                    return
+            elif message["type"] == "http.response.body" and held is not None:
+                chunks.append(message.get("body", b""))
+                if message.get("more_body", False):
+                    return
+                status = held["status"]
+                kept = [(k, v) for k, v in held.get("headers", ()) if k.lower() not in _BODY_HEADERS]
+                held = None
+                text = b"".join(chunks).decode("utf-8", errors="replace")
+                await send_json(send, status, self.body(status, text), kept)
+                return
+            await send(message)
+
+        await self.app(scope, receive, rewrite)
+
+
+_BODY_HEADERS = (b"content-type", b"content-length")
+
+
+def _is_json(headers: Sequence[tuple[bytes, bytes]]) -> bool:
+    for name, value in headers:
+        if name.lower() == b"content-type":
+            media = value.split(b";", 1)[0].strip().lower()
+            return media == b"application/json" or media.endswith(b"+json")
+    return False

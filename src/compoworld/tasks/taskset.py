@@ -1,14 +1,24 @@
-"""Task sets on disk: resumable synthesis into ``tasks.jsonl`` and re-verification.
+"""Task sets on disk: the one task-file loader, resumable synthesis into ``tasks.jsonl``, re-verification.
+
+Every reader of a task file (verify, render, rollouts, exports, adapters, the
+servers) goes through :func:`read_tasks`, which refuses a file that is missing,
+a directory, binary, not a task per line, empty or holding a task id twice,
+with one :class:`TaskFileError` whose message is a single line.
 
 ``synthesize`` appends one task per line (flushed and fsynced), keeps a small
-``progress.json`` next to it, and on restart truncates a half-written last
-line and carries on from where it stopped: killing it loses and duplicates
-nothing, and the result is byte-identical to an uninterrupted run.
+``progress.json`` next to it with the settings that determine the tasks, and
+on restart repairs a torn last line and carries on from where it stopped:
+killing it loses and duplicates nothing, and the result is byte-identical to
+an uninterrupted run. It refuses to resume with other settings, and refuses a
+file with a damaged complete line unless told to skip bad lines (see
+:func:`synthesize`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -17,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from compoworld.engine.catalog import Catalog
-from compoworld.engine.jsonl import append_line, recover, write_json_atomic
+from compoworld.engine.jsonl import append_line, error_summary, repair, scan, write_json_atomic
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.synthesis import SynthConfig, Synthesizer
@@ -26,9 +36,11 @@ from compoworld.world.world import World
 
 __all__ = [
     "Rewriter",
+    "TaskFileError",
     "VerifyFailure",
     "read_tasks",
     "render_markdown",
+    "synthesis_settings",
     "synthesize",
     "task_set_services",
     "verify_file",
@@ -45,31 +57,129 @@ class Rewriter(Protocol):
         ...
 
 
+class TaskFileError(ValueError):
+    """A task file that cannot be used: missing, a directory, unreadable, not tasks, empty, or repeating a task id.
+
+    The message is one line naming the file (and the line, where there is one) and what is wrong.
+    """
+
+
 def read_tasks(path: str | Path) -> list[Task]:
-    """Read every task of a ``tasks.jsonl`` file.
+    """Read every task of a ``tasks.jsonl`` file: the one loader every reader of task files uses.
+
+    Blank lines are skipped; anything else must be one task per line.
 
     Raises:
-        ValueError: naming the line that is not a valid task.
+        TaskFileError: when the file is missing, a directory or unreadable, when a line is not UTF-8
+            text or not a valid task, when two lines hold the same task id, or when it holds no task.
     """
-    tasks = []
-    with Path(path).open() as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                tasks.append(Task.model_validate_json(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{n}: not a valid task: {str(exc)[:300]}") from exc
+    file = Path(path)
+    if file.is_dir():
+        inside = file / "tasks.jsonl"
+        hint = f"; did you mean {inside}?" if inside.is_file() else ""
+        raise TaskFileError(f"{file} is a directory, not a tasks.jsonl file{hint}")
+    tasks: list[Task] = []
+    lines: dict[str, int] = {}
+    try:
+        with file.open("rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            for n, raw in enumerate(fh, start=1):
+                if not raw.strip():
+                    continue
+                tasks.append(_task_line(file, n, raw))
+                task_id = tasks[-1].id
+                if task_id in lines:
+                    raise TaskFileError(
+                        f"{file}:{n}: task {task_id} is also on line {lines[task_id]}; a task file holds each task once"
+                    )
+                lines[task_id] = n
+    except FileNotFoundError as exc:
+        raise TaskFileError(f"{file} does not exist") from exc
+    except OSError as exc:
+        raise TaskFileError(f"cannot read {file}: {exc.strerror or exc}") from exc
+    if not tasks:
+        raise TaskFileError(f"{file} holds no tasks ({'it is empty' if size == 0 else 'only blank lines'})")
     return tasks
 
 
+def _task_line(file: Path, n: int, raw: bytes) -> Task:
+    if b"\0" in raw:
+        raise TaskFileError(f"{file}:{n}: binary data, not a tasks.jsonl file")
+    try:
+        text = raw.decode()
+    except UnicodeDecodeError as exc:
+        raise TaskFileError(f"{file}:{n}: not UTF-8 text, not a tasks.jsonl file") from exc
+    try:
+        return Task.model_validate_json(text)
+    except ValueError as exc:
+        raise TaskFileError(f"{file}:{n}: not a valid task: {error_summary(exc)}") from exc
+
+
 def task_set_services(tasks_path: str | Path) -> list[str] | None:
-    """The services a task set was synthesized over, from the ``stats.json`` beside it (None: all)."""
+    """The services a task set was synthesized over, from the ``stats.json`` beside it (None: all).
+
+    Raises:
+        TaskFileError: when that ``stats.json`` is not a readable JSON object.
+    """
     stats = Path(tasks_path).parent / "stats.json"
-    if not stats.exists():
+    if not stats.is_file():
         return None
-    services = json.loads(stats.read_text()).get("services")
+    try:
+        doc = json.loads(stats.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise TaskFileError(f"cannot read the task set's {stats}: {error_summary(exc)}") from exc
+    services = doc.get("services") if isinstance(doc, dict) else None
+    if services is not None and not (isinstance(services, list) and all(isinstance(s, str) for s in services)):
+        raise TaskFileError(f"{stats}: services must be a list of service names, not {services!r:.100}")
     return list(services) if services else None
+
+
+def synthesis_settings(
+    *,
+    seed: int,
+    world_seed: int,
+    config: SynthConfig,
+    services: list[str] | None,
+    rewriter: Rewriter | None,
+) -> dict[str, Any]:
+    """The settings that determine which tasks a synthesis writes (recorded in ``progress.json``).
+
+    The task count is not one of them: a larger count extends the same set, a smaller one stops it early.
+    """
+    return {
+        "seed": seed,
+        "world_seed": world_seed,
+        "services": list(dict.fromkeys(services)) if services else None,
+        **dataclasses.asdict(config.walk),
+        "distractors": config.distractors,
+        "attempts": config.attempts,
+        # A rewriting model changes instructions; the endpoint serving it does not matter.
+        "rewrite_model": None if rewriter is None else str(getattr(rewriter, "model", type(rewriter).__name__)),
+    }
+
+
+def _read_progress(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise ValueError(
+            f"cannot read {path} ({error_summary(exc)}); delete it to resume from tasks.jsonl alone"
+        ) from exc
+    if not isinstance(doc, dict) or not isinstance(doc.get("settings", {}), dict):
+        raise ValueError(f"{path} is not a synthesis progress file; delete it to resume from tasks.jsonl alone")
+    return doc
+
+
+def _refuse_other_settings(out_dir: Path, before: dict[str, Any], now: dict[str, Any]) -> None:
+    changed = [k for k in sorted(set(before) | set(now)) if before.get(k) != now.get(k)]
+    if changed:
+        differences = "; ".join(f"{k}: {before.get(k)!r} there, {now.get(k)!r} now" for k in changed)
+        raise ValueError(
+            f"{out_dir} holds tasks synthesized with other settings ({differences}); "
+            "resume with the settings it was made with or use another --out directory"
+        )
 
 
 def synthesize(
@@ -82,8 +192,22 @@ def synthesize(
     services: list[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     rewriter: Rewriter | None = None,
+    skip_bad_lines: bool = False,
 ) -> dict[str, Any]:
     """Synthesize ``count`` tasks into ``out/tasks.jsonl`` (resuming if it exists) and write ``out/stats.json``.
+
+    A resume keeps every valid line of ``tasks.jsonl`` byte for byte and repairs only a
+    torn last line (one without its newline, left by a kill). It refuses a directory
+    made with other settings (:func:`synthesis_settings`), naming what differs.
+
+    A complete line that is not a valid task is damage no kill makes: the resume
+    refuses (:class:`~compoworld.engine.jsonl.BadLines`, naming the line) and changes
+    nothing. With ``skip_bad_lines`` the bad lines move to ``tasks.jsonl.bad`` with
+    their line numbers and synthesis carries on after the last index it drew. The
+    index a bad line held is not synthesized again (a damaged line cannot say which it
+    was, and the set stays append-only), so later indices make up the count: the
+    result is deterministic for the same damaged directory, but no longer the set an
+    uninterrupted run makes; ``stats.json`` counts the ``skipped_lines``.
 
     Args:
         out: Output directory.
@@ -95,33 +219,62 @@ def synthesize(
         progress: Called with (kept, count) after each task.
         rewriter: Rephrases instructions through an LLM, each re-checked by the gates
             (files are then no longer byte-identical between runs).
+        skip_bad_lines: Move damaged lines of ``tasks.jsonl`` aside instead of refusing to resume.
 
     Returns:
-        The statistics also written to ``stats.json``.
+        The statistics also written to ``stats.json``, plus ``tasks_per_s_this_run``,
+        ``skipped_lines_this_run`` and, when lines were moved, ``bad_lines_file``.
+
+    Raises:
+        ValueError: when ``out`` was made with other settings or in another world.
+        BadLines: when ``tasks.jsonl`` has damaged lines and ``skip_bad_lines`` is false.
+        TaskFileError: when ``tasks.jsonl`` holds a task id twice.
     """
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     tasks_path = out_dir / "tasks.jsonl"
     state_path = out_dir / "progress.json"
     config = config or SynthConfig()
+    settings = synthesis_settings(seed=seed, world_seed=world_seed, config=config, services=services, rewriter=rewriter)
+    state = _read_progress(state_path)
+    if "settings" in state:
+        _refuse_other_settings(out_dir, state["settings"], settings)
     world = World.build(Catalog.load(services), seed=world_seed)
     synth = Synthesizer(world, ToolGraph.build(world.catalog), config)
-    existing = recover(tasks_path, Task.model_validate_json)
-    state: dict[str, Any] = json.loads(state_path.read_text()) if state_path.exists() else {}
+    found = scan(tasks_path, Task.model_validate_json)
+    existing = found.records
+    # Directories made before settings were recorded still name their seed in every task.
+    if existing and "settings" not in state and existing[0].seed != seed:
+        _refuse_other_settings(out_dir, {"seed": existing[0].seed}, {"seed": seed})
     if existing and existing[0].world_version != world.version:
         raise ValueError(
             f"{tasks_path} was made in another world ({existing[0].world_version}, now {world.version}); "
             "use another --out directory"
         )
+    ids = Counter(t.id for t in existing)
+    twice = [i for i, n in ids.items() if n > 1]
+    if twice:
+        raise TaskFileError(f"{tasks_path}: task {twice[0]} is there more than once; a task file holds each task once")
+    repair(found, skip_bad=skip_bad_lines)
+    skipped = int(state.get("skipped_lines", 0)) + len(found.bad)
     seen = {solution_signature(t) for t in existing}
     rejected: Counter[str] = Counter(state.get("rejected", {}))
-    next_index = max([state.get("next_index", 0)] + [t.index + 1 for t in existing])
-    kept = len(existing)
+    next_index = max([int(state.get("next_index", 0))] + [t.index + 1 for t in existing])
+    tasks = list(existing)
+
+    def save(index: int) -> None:
+        write_json_atomic(
+            state_path,
+            {"next_index": index, "rejected": dict(rejected), "settings": settings, "skipped_lines": skipped},
+        )
+
+    # The settings are on disk before the first new line is, so a kill at any point leaves them checkable.
+    save(next_index)
     started = time.perf_counter()
     made_now = 0
     with tasks_path.open("a") as fh:
         index = next_index
-        while kept < count and index < count * MAX_INDEX_FACTOR:
+        while len(tasks) < count and index < count * MAX_INDEX_FACTOR:
             reasons: dict[str, int] = {}
             task = synth.task_at(seed, index, seen, reasons)
             rejected.update(reasons)
@@ -129,14 +282,13 @@ def synthesize(
                 task = rewriter.rewrite(world, task)
             if task is not None:
                 append_line(fh, task.model_dump_json())
-                kept += 1
+                tasks.append(task)
                 made_now += 1
             index += 1
-            write_json_atomic(state_path, {"next_index": index, "rejected": dict(rejected)})
+            save(index)
             if progress is not None:
-                progress(kept, count)
+                progress(len(tasks), count)
     elapsed = time.perf_counter() - started
-    tasks = read_tasks(tasks_path)
     stats = {
         "kept": len(tasks),
         "requested": count,
@@ -151,9 +303,13 @@ def synthesize(
         "share_3plus_services": round(sum(len(t.metadata["services"]) >= 3 for t in tasks) / len(tasks), 4)
         if tasks
         else 0.0,
+        "skipped_lines": skipped,
     }
     write_json_atomic(out_dir / "stats.json", stats)
     stats["tasks_per_s_this_run"] = round(made_now / elapsed, 2) if elapsed > 0 and made_now else 0.0
+    stats["skipped_lines_this_run"] = len(found.bad)
+    if found.moved_to is not None:
+        stats["bad_lines_file"] = str(found.moved_to)
     return stats
 
 
