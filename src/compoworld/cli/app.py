@@ -16,7 +16,7 @@ from compoworld.cli.bench import bench_app
 from compoworld.cli.catalog import call_tool, catalog_app, check, tour
 from compoworld.cli.export import export_app
 from compoworld.cli.serve import serve_app
-from compoworld.cli.tasks import graph_app, render_tasks, synth, verify
+from compoworld.cli.tasks import audit, graph_app, render_tasks, synth, verify
 
 __all__ = ["app", "main"]
 
@@ -28,6 +28,7 @@ app.command("call")(call_tool)
 app.command("synth")(synth)
 app.command("verify")(verify)
 app.command("render")(render_tasks)
+app.command("audit")(audit)
 app.command("tour")(tour)
 app.command("demo")(demo)
 app.command("rollout")(rollout)

@@ -179,6 +179,37 @@ def verify(
         raise typer.Exit(1)
 
 
+def audit(
+    path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
+    service: ServicesOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Measure how much a task set reads like real work (identity, roles, transitions, verbs, messages, wording)."""
+    from compoworld.tasks.taskset import audit_file
+
+    try:
+        with file_errors():
+            report = audit_file(path, service)
+    except (OSError, ValueError, CatalogError) as exc:
+        err.print(f"[red]cannot audit {path}:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    if as_json:
+        print_json(report.to_dict())
+        return
+    table = Table(title=f"{report.tasks} tasks in {path}")
+    for column in ("metric", "value", "count", "target", "met"):
+        table.add_column(column)
+    for name, metric in report.metrics.items():
+        d = metric.to_dict()
+        shown = "—" if d["value"] is None else f"{d['value']:.1%}"
+        met = {True: "[green]yes[/green]", False: "[red]no[/red]", None: "—"}[d["met"]]
+        table.add_row(name, shown, f"{d['count']} of {d['of']} {d['unit']}", d["target"], met)
+    console.print(table)
+    for name, metric in report.metrics.items():
+        for task_id, detail in metric.examples[:2] if metric.met is False else []:
+            console.print(f"  {name}: {task_id}: {escape(detail)}", soft_wrap=True)
+
+
 def render_tasks(
     path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
     out: Annotated[Path, typer.Option("--out", help="Directory for one Markdown file per task.")] = Path(

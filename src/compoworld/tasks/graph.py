@@ -10,6 +10,7 @@ path: ``items[].email`` of a list tool feeds ``to[]`` of a mail tool.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -23,9 +24,23 @@ if TYPE_CHECKING:
     from compoworld.engine.catalog import Catalog
     from compoworld.engine.tools import Tool
 
-__all__ = ["Port", "ToolGraph", "input_ports", "output_ports"]
+__all__ = ["Port", "ToolGraph", "input_ports", "normalise_path", "output_ports"]
 
 MAX_DEPTH = 6
+
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def normalise_path(path: str) -> str:
+    """A value's path with list indices dropped, as ports name it: ``items[0].email`` -> ``items[].email``.
+
+    Args:
+        path: A path into a result or arguments, possibly with indices (as a solution's provenance writes them).
+
+    Returns:
+        The path in the form :func:`input_ports` and :func:`output_ports` give.
+    """
+    return _INDEX.sub("[]", path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,16 +28,18 @@ from typing import Any, Protocol
 
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.jsonl import append_line, error_summary, repair, scan, write_json_atomic
+from compoworld.tasks.audit import AuditReport, audit_tasks
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.synthesis import SynthConfig, Synthesizer
-from compoworld.tasks.task import Task, solution_signature
+from compoworld.tasks.task import Task, check_task_world, solution_signature
 from compoworld.world.world import World
 
 __all__ = [
     "Rewriter",
     "TaskFileError",
     "VerifyFailure",
+    "audit_file",
     "read_tasks",
     "render_markdown",
     "synthesis_settings",
@@ -304,6 +306,7 @@ def synthesize(
         if tasks
         else 0.0,
         "skipped_lines": skipped,
+        "audit": audit_tasks(world, tasks).to_dict(),
     }
     write_json_atomic(out_dir / "stats.json", stats)
     stats["tasks_per_s_this_run"] = round(made_now / elapsed, 2) if elapsed > 0 and made_now else 0.0
@@ -378,3 +381,29 @@ def verify_file(path: str | Path, services: list[str] | None = None) -> tuple[in
         if reason is not None:
             failures.append(VerifyFailure(task.id, reason))
     return len(tasks), failures
+
+
+def audit_file(path: str | Path, services: list[str] | None = None) -> AuditReport:
+    """Audit a ``tasks.jsonl`` file in the worlds its tasks were made in.
+
+    Args:
+        path: The file.
+        services: The services of the task set's world (default: those its ``stats.json`` names, else all).
+
+    Raises:
+        TaskFileError: when the file cannot be read as tasks.
+        ValueError: when the services do not rebuild a task's world.
+    """
+    tasks = read_tasks(path)
+    chosen = list(services) if services else task_set_services(path)
+    catalog = Catalog.load(chosen)
+    worlds: dict[int, World] = {}
+
+    def world_of(task: Task) -> World:
+        if task.world_seed not in worlds:
+            worlds[task.world_seed] = World.build(catalog, seed=task.world_seed)
+        world = worlds[task.world_seed]
+        check_task_world(world, task)
+        return world
+
+    return audit_tasks(world_of, tasks)

@@ -18,14 +18,13 @@ and validated tasks builds on it.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from compoworld.engine.episode import Episode
 from compoworld.engine.tools import Tool
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
-from compoworld.tasks.graph import Port, ToolGraph
+from compoworld.tasks.graph import Port, ToolGraph, normalise_path
 from compoworld.world.world import World
 
 __all__ = [
@@ -167,14 +166,6 @@ def flatten(value: Any, path: str = "", *, lists: bool = True) -> list[tuple[str
     return out
 
 
-_INDEX = re.compile(r"\[\d+\]")
-
-
-def _pattern(path: str) -> str:
-    """``items[3].email`` -> ``items[].email``."""
-    return _INDEX.sub("[]", path)
-
-
 def is_singleton(value: Any) -> bool:
     """Whether every list in ``value`` has at most one element (so each item is identified)."""
     if isinstance(value, dict):
@@ -194,7 +185,7 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
     single = is_singleton(result)
     out = []
     for path, value in flatten(result, lists=single):
-        sem = by_pattern.get(_pattern(path) if single else path)
+        sem = by_pattern.get(normalise_path(path) if single else path)
         if sem is None or value in (None, "", [], {}):
             continue
         out.append(Produced(step, path, sem, value))

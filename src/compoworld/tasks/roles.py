@@ -1,0 +1,645 @@
+"""Value roles: whose e-mail, name, phone or address a tool's field holds, and whose a parameter takes.
+
+The dependency graph links a value to any parameter of the same semantic type, so
+a walk can hand a CRM lead's e-mail to an inventory item's ``supplier_email``.
+Values that belong to someone (an e-mail, a phone number, a person's or company's
+name, a postal address) carry a *role* besides their type: an employee of the home
+company, a customer, a vendor, a patient … This module says which role a result
+field holds (:func:`output_role`), which roles a parameter accepts
+(:func:`input_roles`) and whether a link's roles fit (:func:`role_fits`).
+
+A role is decided by the first rule that knows, in this order: an explicit
+override for the cases names get wrong; the field's own name and the names of its
+enclosing objects (``owner_email``, ``supplier.email``, ``attendees[].email``); the
+tool's resource (a ``crm.lead``'s e-mail is a customer's); the service (whatever
+the HR service holds belongs to employees). :func:`role_coverage` counts how often
+each rule decided, so gaps in the tables show.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from compoworld.tasks.graph import input_ports, normalise_path, output_ports
+
+if TYPE_CHECKING:
+    from compoworld.engine.catalog import Catalog
+    from compoworld.engine.tools import Tool
+
+__all__ = [
+    "ALL_ROLES",
+    "ROLES",
+    "ROLE_BEARING",
+    "RULES",
+    "RoleDecision",
+    "decide_role",
+    "input_roles",
+    "output_role",
+    "role_coverage",
+    "role_fits",
+]
+
+ROLE_BEARING: frozenset[str] = frozenset(
+    {
+        "email",
+        "phone",
+        "person.name",
+        "person.first_name",
+        "person.last_name",
+        "person.job_title",
+        "company.name",
+        "company.domain",
+        "postal_address",
+    }
+)
+"""Semantic types whose values belong to a person or a company (see ``compoworld.engine.types``)."""
+
+ROLES: dict[str, str] = {
+    "employee": "staff of the home company (owners, assignees, agents, authors, approvers, hosts, "
+    "members of internal tools) and the home company itself",
+    "customer": "people and companies buying from or courted by the home company (leads, contacts, accounts, "
+    "shoppers, subscribers, clients, registrants, policyholders)",
+    "vendor": "companies and people the home company buys from or pays (suppliers, carriers, contractors, "
+    "couriers, drivers, payees, merchants, agents of other firms)",
+    "candidate": "job applicants, job seekers and people being screened for a job",
+    "patient": "patients of a clinic or pharmacy",
+    "student": "students and learners of a school or course, and their guardians",
+    "guest": "guests and riders of hospitality and transport services (hotel and restaurant guests, riders, "
+    "passengers)",
+    "tenant": "tenants renting the property a landlord manages",
+    "donor": "donors and constituents of a fundraising organisation",
+    "public": "people and companies of public record with no tie to the home company (news, company "
+    "registers, stock listings, web search, social networks)",
+}
+"""Each value role with what it covers."""
+
+ALL_ROLES: frozenset[str] = frozenset(ROLES)
+"""Every role: what a slot that takes anyone (a mail's recipients) accepts."""
+
+RULES: tuple[str, ...] = ("override", "name", "resource", "service", "unknown")
+"""The rules that decide a role, in the order they are tried; ``unknown`` when none did."""
+
+Rule = Literal["override", "name", "resource", "service", "unknown"]
+
+# Tables use "role" or "role|role" (an input accepts all listed; an output holds the first), "*" for an
+# input that accepts every role, and "out;in" where a service's outputs hold one role but its inputs
+# take others (a company register holds public records yet looks up anyone's company).
+
+_OVERRIDES: dict[str, str] = {
+    # The home company's own sender identity, billing contact and registrations.
+    "adsmanager.account:billing_email": "employee",
+    "adsmanager.invoice:billing_email": "employee",
+    "campaigns:from_email": "employee",
+    "campaigns:from_name": "employee",
+    "campaigns:reply_to": "employee",
+    "dns:registrant_company": "employee",
+    "dns:registrant_email": "employee",
+    "dns:domain.registrant_company": "employee",
+    "dns:domain.registrant_email": "employee",
+    "notify.app:email_from": "employee",
+    "notify.app:sms_from": "employee",
+    "sms:from_number": "employee",
+    "sms:auto_reply.from_number": "employee",
+    "sms:message.from_number": "employee",
+    "sms.opt_out:sender": "employee",
+    "statuspage.page:company": "employee",
+    "statuspage.page:support_email": "employee",
+    "surveys.collector:sender_email": "employee",
+    "esign:sender_email": "employee",
+    "esign:envelope.sender_email": "employee",
+    "esign.envelope:sender_email": "employee",
+    "transmail:from_email": "employee",
+    "transmail:message.from_email": "employee",
+    "transmail:domain": "employee",
+    "transmail.sender_domain:domain": "employee",
+    # Received mail is mostly from customers; a search by sender may name a colleague too.
+    "mail:from_email": "customer|employee",
+    "mail:from_name": "customer|employee",
+    # A payout's recipient is the payee, not a message's.
+    "payouts:recipient_email": "vendor",
+    "payouts:payouts[].recipient_email": "vendor",
+    # Who signed for a delivery is the customer at the drop-off.
+    "delivery:signed_by": "customer",
+    # Bank transactions: money comes in from customers and goes out to payees.
+    "banking:counterparty_company": "vendor|customer",
+    "banking:counterparty_person": "vendor|customer",
+    "banking:credit.counterparty_company": "customer",
+    "banking:credit.counterparty_person": "customer",
+    "banking:payer_company": "customer",
+    "banking:payer_person": "customer",
+    # Claim payments go to the claimant or to a repair shop.
+    "insurance:payee_company": "customer|vendor",
+    "insurance:payee_email": "customer|vendor",
+    "insurance:payee_person": "customer|vendor",
+    # Opposing parties in a law firm's matters are outsiders, not clients.
+    "legalmatters:adverse_party": "public",
+    # A patient's insurer is part of the patient's record.
+    "clinic:insurance_payer": "patient",
+    "clinic:provider_name": "employee",
+    # A project's lead and a news article's author: names that mean something else elsewhere.
+    "tracker:lead_email": "employee",
+    "news:author": "public",
+    "news:articles[].author": "public",
+    "websearch:images[].host_domain": "public",
+    # Training is the home company's training of its own staff; its providers sell courses.
+    "training:learner_email": "employee",
+    "training:learner_emails[]": "employee",
+    "training:learner_name": "employee",
+    "training:provider": "vendor",
+    "training.course:provider": "vendor",
+    # Flight watchers track the home company's travelling staff.
+    "flightstatus:passenger_email": "employee",
+    "flightstatus:passenger_name": "employee",
+    # Real-estate listings: owners sell through agents; a property manager's owners are its clients.
+    "listings:owner_email": "customer",
+    "listings:owner_name": "customer",
+    "propertymgmt:owner": "customer",
+    # Marketplace shops belong to independent sellers.
+    "marketplace:owner_email": "vendor",
+    "marketplace:owner_name": "vendor",
+    # End users of the home company's product, seen by its engineering tools.
+    "errortracking:user_email": "customer",
+    "errortracking:affected_users[]": "customer",
+    "errortracking:event.user_email": "customer",
+    "logs:user_email": "customer",
+    "logs:logs[].user_email": "customer",
+    "knowledgebase:user_email": "customer",
+    "featureflags:user.email": "customer",
+    "featureflags:user.company": "customer",
+    "featureflags:companies[]": "customer",
+    "featureflags:emails[]": "customer",
+    "featureflags:included[]": "customer",
+    "featureflags:excluded[]": "customer",
+    "featureflags:targets[].emails[]": "customer",
+    # A BI question's rows list the home company's customers.
+    "bidash:rows[].company": "customer",
+    # The rides billed to a business profile are the home company's.
+    "rides:business": "employee",
+    "rides:business_profile": "employee",
+    "rides:driver_name": "vendor",
+    # Fleet fuel stations and airlines are suppliers.
+    "fleet:station": "vendor",
+    "flightstatus:airline": "vendor",
+    "flightstatus:flights[].airline": "vendor",
+    # A food order's restaurant.
+    "fooddelivery:restaurant_name": "vendor",
+    # Domain tools returning records whose resource tools are covered by the resource table.
+    "jobboard:contact_email": "employee",
+    "jobboard:title": "employee",
+    "jobboard:postings[].title": "employee",
+    "jobboard:name": "employee",
+    "booking:location_address": "employee",
+    "booking:scheduled_event.location_address": "employee",
+    "booking.scheduled_event:location_address": "employee",
+    "sms:phone_number": "employee",
+    "errortracking:emails[]": "customer",
+    # Whoever answers a survey invitation is one of its (customer) recipients.
+    "surveys:recipient_email": "customer",
+    # Only an envelope's sender voids, reminds and corrects it.
+    "esign:acting_email": "employee",
+}
+"""``tool:path``, ``service.resource:field`` or ``service:field`` -> roles, for the cases names get wrong.
+
+A field is the path inside the tool's record (a list result's ``items[].`` dropped).
+"""
+
+_NAME_ROLES: dict[str, str] = {
+    # the home company's staff
+    "employee": "employee",
+    "employees": "employee",
+    "staff": "employee",
+    "owner": "employee",
+    "owners": "employee",
+    "assignee": "employee",
+    "assignees": "employee",
+    "assigned": "employee",
+    "agent": "employee",
+    "agents": "employee",
+    "admin": "employee",
+    "author": "employee",
+    "editor": "employee",
+    "editors": "employee",
+    "approver": "employee",
+    "approvers": "employee",
+    "manager": "employee",
+    "reviewer": "employee",
+    "reviewers": "employee",
+    "host": "employee",
+    "organizer": "employee",
+    "creator": "employee",
+    "interviewer": "employee",
+    "recruiter": "employee",
+    "hiring": "employee",
+    "teacher": "employee",
+    "instructor": "employee",
+    "grader": "employee",
+    "decider": "employee",
+    "maintainer": "employee",
+    "responder": "employee",
+    "panelist": "employee",
+    "cardholder": "employee",
+    # customers
+    "customer": "customer",
+    "customers": "customer",
+    "client": "customer",
+    "buyer": "customer",
+    "shopper": "customer",
+    "lead": "customer",
+    "prospect": "customer",
+    "subscriber": "customer",
+    "registrant": "customer",
+    "respondent": "customer",
+    "insured": "customer",
+    "claimant": "customer",
+    "policyholder": "customer",
+    "bill": "customer",
+    "billing": "customer",
+    "detractor": "customer",
+    # vendors
+    "supplier": "vendor",
+    "vendor": "vendor",
+    "carrier": "vendor",
+    "contractor": "vendor",
+    "manufacturer": "vendor",
+    "merchant": "vendor",
+    "payee": "vendor",
+    "dasher": "vendor",
+    "courier": "vendor",
+    # the other roles
+    "candidate": "candidate",
+    "applicant": "candidate",
+    "seeker": "candidate",
+    "patient": "patient",
+    "student": "student",
+    "students": "student",
+    "learner": "student",
+    "learners": "student",
+    "guardian": "student",
+    "guest": "guest",
+    "rider": "guest",
+    "passenger": "guest",
+    "tenant": "tenant",
+    "donor": "donor",
+    "constituent": "donor",
+}
+"""Words of a field's or an enclosing object's name that say whose value it is."""
+
+_RECIPIENT_SLOTS: frozenset[str] = frozenset(
+    {
+        "to",
+        "cc",
+        "bcc",
+        "recipient",
+        "recipients",
+        "attendee",
+        "attendees",
+        "invitee",
+        "invitees",
+        "participant",
+        "participants",
+        "optional",
+        "send_to",
+        "sent_to",
+        "mailed_to",
+    }
+)
+"""Names of a slot that anyone can be put in (a message's recipients, an event's attendees), once the
+value words (``email``, ``name`` …) are dropped: as an input it takes every role."""
+
+_VALUE_WORDS: frozenset[str] = frozenset({"email", "emails", "name", "names", "phone", "number", "address"})
+
+_ACTOR_WORD = "by"
+"""``created_by``, ``approved_by``: who acted in a tool of the home company, one of its staff."""
+
+_RESOURCE_ROLES: dict[str, str] = {
+    # staff records inside services whose other people are someone else
+    "banking.team_member": "employee",
+    "booking.host": "employee",
+    "booking.event_type": "employee",
+    "clinic.department": "employee",
+    "clinic.provider": "employee",
+    "contracts.reviewer": "employee",
+    "delivery.store": "employee",
+    "insurance.adjuster": "employee",
+    "inventory.location": "employee",
+    "jobboard.employer": "employee",
+    "jobboard.posting": "employee",
+    "legalmatters.user": "employee",
+    "livechat.admin": "employee",
+    "meetings.user": "employee",
+    "pos.location": "employee",
+    "recruiting.job": "employee",
+    "schoolsis.teacher": "employee",
+    "shop.location": "employee",
+    "sms.phone_number": "employee",
+    "transmail.sender": "employee",
+    "warehouse.warehouse": "employee",
+    "webinars.panelist": "employee",
+    "pharmacy.prescriber": "employee",
+    # users of mixed roles: most are the service's own people, some are staff
+    "helpdesk.user": "customer|employee",
+    "lms.user": "student|employee",
+    # customers inside internal tools
+    "projects.project": "customer",
+    "timetracking.client": "customer",
+    # vendors
+    "delivery.dasher": "vendor",
+    "events.venue": "vendor",
+    "fooddelivery.restaurant": "vendor",
+    "hotels.property": "vendor",
+    "listings.agent": "vendor",
+    "marketplace.shop": "vendor",
+    "pharmacy.pharmacy": "vendor",
+    "reservations.restaurant": "vendor",
+    "rides.driver": "vendor",
+    # the home company as the entity collecting tax
+    "tax.company": "employee",
+}
+"""A resource -> the role of the people and companies its records are about."""
+
+_SERVICE_ROLES: dict[str, str] = {
+    # the home company's internal tools: their people are its staff
+    "adsmanager": "employee",
+    "bidash": "employee",
+    "benefits": "employee",
+    "calendar": "employee",
+    "cards": "employee",
+    "chat": "employee",
+    "ci": "employee",
+    "cloud": "employee",
+    "cms": "employee",
+    "codehost": "employee",
+    "dns": "employee",
+    "docs": "employee",
+    "errortracking": "employee",
+    "expenses": "employee",
+    "featureflags": "employee",
+    "fleet": "employee",
+    "flightstatus": "employee",
+    "hr": "employee",
+    "identity": "employee",
+    "kanban": "employee",
+    "knowledgebase": "employee",
+    "links": "employee",
+    "logs": "employee",
+    "mail": "employee",
+    "monitoring": "employee",
+    "notes": "employee",
+    "oncall": "employee",
+    "payroll": "employee",
+    "perfreviews": "employee",
+    "projects": "employee",
+    "registry": "employee",
+    "secrets": "employee",
+    "servicedesk": "employee",
+    "smarthome": "employee",
+    "socialposts": "employee",
+    "storage": "employee",
+    "teamchat": "employee",
+    "timeoff": "employee",
+    "timetracking": "employee",
+    "tracker": "employee",
+    "training": "employee",
+    "travel": "employee",
+    "wiki": "employee",
+    # selling, marketing and support: the people are customers
+    "analytics": "customer",
+    "booking": "customer",
+    "campaigns": "customer",
+    "crm": "customer",
+    "dealflow": "customer",
+    "delivery": "customer",
+    "esign": "customer",
+    "events": "customer",
+    "fooddelivery": "customer",
+    "forms": "customer",
+    "helpdesk": "customer",
+    "insurance": "customer",
+    "invoicing": "customer",
+    "legalmatters": "customer",
+    "livechat": "customer",
+    "marketplace": "customer",
+    "meetings": "customer",
+    "notify": "customer",
+    "nurture": "customer",
+    "payments": "customer",
+    "pos": "customer",
+    "shop": "customer",
+    "sms": "customer",
+    "statuspage": "customer",
+    "subscriptions": "customer",
+    "surveys": "customer",
+    "tax": "customer",
+    "transmail": "customer",
+    "webinars": "customer",
+    # buying, shipping and paying out: the people are vendors
+    "banking": "vendor",
+    "contracts": "customer|vendor",
+    "freight": "vendor",
+    "inventory": "vendor",
+    "ledger": "vendor",
+    "payouts": "vendor",
+    "procurement": "vendor",
+    "shipping": "customer",
+    "warehouse": "vendor",
+    # the other roles' own services
+    "backgroundcheck": "candidate",
+    "jobboard": "candidate",
+    "recruiting": "candidate",
+    "clinic": "patient",
+    "pharmacy": "patient",
+    "lms": "student",
+    "schoolsis": "student",
+    "hotels": "guest",
+    "reservations": "guest",
+    "rides": "guest",
+    "listings": "customer",
+    "propertymgmt": "tenant",
+    "fundraising": "donor",
+    # public information: records of anyone, looked up for anyone
+    "companyinfo": "public;*",
+    "encyclopedia": "public;*",
+    "holidays": "employee",
+    "maps": "public;*",
+    "microblog": "public",
+    "news": "public;*",
+    "stocks": "public;*",
+    "translate": "public;*",
+    "websearch": "public;*",
+}
+"""A service -> the role of the people and companies it holds when nothing narrower says."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoleDecision:
+    """How one port's role was decided.
+
+    Attributes:
+        role: The role an output holds (None for a slot that takes anyone, or when unknown).
+        accepted: The roles an input accepts (None when unknown).
+        rule: Which rule decided: one of :data:`RULES`.
+    """
+
+    role: str | None
+    accepted: frozenset[str] | None
+    rule: Rule
+
+
+def _parse(spec: str) -> frozenset[str]:
+    return ALL_ROLES if spec == "*" else frozenset(spec.split("|"))
+
+
+def _from_spec(spec: str, rule: Rule, is_input: bool) -> RoleDecision | None:
+    """The decision a table entry gives, or None when it says nothing for this direction."""
+    out_spec, _, in_spec = spec.partition(";")
+    if is_input:
+        return RoleDecision(None, _parse(in_spec or out_spec), rule)
+    if out_spec == "*":
+        return None
+    return RoleDecision(out_spec.split("|", 1)[0], None, rule)
+
+
+def _segments(path: str) -> list[str]:
+    """The names along a path, innermost first, without list markers."""
+    return [s for s in reversed(path.replace("[]", "").split(".")) if s]
+
+
+def _by_name(path: str, is_input: bool) -> RoleDecision | None:
+    """The role a field's name or its enclosing objects' names give, if any."""
+    for segment in _segments(path):
+        words = segment.split("_")
+        for word in words:
+            role = _NAME_ROLES.get(word)
+            if role is not None:
+                return RoleDecision(role, frozenset({role}), "name")
+        if "_".join(w for w in words if w not in _VALUE_WORDS) in _RECIPIENT_SLOTS:
+            if is_input:
+                return RoleDecision(None, ALL_ROLES, "name")
+            # Whose address a message went to is a fact of the service's data, not of the slot.
+            continue
+        if _ACTOR_WORD in words:
+            return RoleDecision("employee", frozenset({"employee"}), "name")
+    return None
+
+
+def _resource_field(tool: Tool, path: str) -> str:
+    """The path relative to the tool's record: a list result's ``items[].`` wrapper dropped."""
+    for prefix in ("items[].", "[]."):
+        if path.startswith(prefix):
+            return path[len(prefix) :]
+    return path
+
+
+def decide_role(tool: Tool, path: str, *, is_input: bool) -> RoleDecision:
+    """Decide the role of one port of ``tool`` by the rules in order.
+
+    Args:
+        tool: The tool.
+        path: The port's path (indices are normalised).
+        is_input: True for a parameter, False for a result field.
+
+    Returns:
+        The decision, with the rule that made it. A port whose semantic type is not
+        role-bearing (or no port at all) gives ``RoleDecision(None, None, "unknown")``.
+    """
+    path = normalise_path(path)
+    semantic = _semantic(tool, path, is_input)
+    if semantic is None or semantic not in ROLE_BEARING:
+        return RoleDecision(None, None, "unknown")
+    field = _resource_field(tool, path)
+    for key in (f"{tool.name}:{path}", f"{tool.resource}:{field}", f"{tool.service}:{field}"):
+        spec = _OVERRIDES.get(key)
+        decided = _from_spec(spec, "override", is_input) if spec is not None else None
+        if decided is not None:
+            return decided
+    decided = _by_name(path, is_input)
+    if decided is not None:
+        return decided
+    spec = _RESOURCE_ROLES.get(tool.resource) if tool.resource is not None else None
+    decided = _from_spec(spec, "resource", is_input) if spec is not None else None
+    if decided is not None:
+        return decided
+    spec = _SERVICE_ROLES.get(tool.service)
+    decided = _from_spec(spec, "service", is_input) if spec is not None else None
+    if decided is not None:
+        return decided
+    return RoleDecision(None, None, "unknown")
+
+
+_PORTS: dict[tuple[int, bool], tuple[Tool, dict[str, str]]] = {}
+
+
+def _semantic(tool: Tool, path: str, is_input: bool) -> str | None:
+    """The semantic type of ``tool``'s port at ``path``, ports read once per tool."""
+    key = (id(tool), is_input)
+    cached = _PORTS.get(key)
+    if cached is None or cached[0] is not tool:
+        ports = input_ports(tool) if is_input else output_ports(tool)
+        cached = (tool, {p.path: p.semantic for p in ports})
+        _PORTS[key] = cached
+    return cached[1].get(path)
+
+
+def output_role(tool: Tool, path: str) -> str | None:
+    """Whose value a result field of ``tool`` holds.
+
+    Args:
+        tool: The producing tool.
+        path: The result field's path (``email``, ``items[].owner_email``, ``items[0].email``).
+
+    Returns:
+        A key of :data:`ROLES`, or None when the field is not role-bearing or its role is unknown.
+    """
+    return decide_role(tool, path, is_input=False).role
+
+
+def input_roles(tool: Tool, path: str) -> frozenset[str] | None:
+    """Which value roles a parameter of ``tool`` accepts.
+
+    Args:
+        tool: The consuming tool.
+        path: The parameter's path (``to[]``, ``owner_email``, ``lines[0].email``).
+
+    Returns:
+        The accepted roles (every role for a slot that takes anyone, such as a mail's
+        recipients), or None when the parameter is not role-bearing or its roles are unknown.
+    """
+    return decide_role(tool, path, is_input=True).accepted
+
+
+def role_fits(value_role: str, accepted: frozenset[str]) -> bool:
+    """Whether a value of ``value_role`` may be passed to a parameter accepting ``accepted``.
+
+    Args:
+        value_role: The role the value holds (:func:`output_role`).
+        accepted: The roles the parameter accepts (:func:`input_roles`).
+
+    Returns:
+        True when the role is among those accepted.
+    """
+    return value_role in accepted
+
+
+def role_coverage(catalog: Catalog) -> dict[str, int]:
+    """Count the role-bearing ports of a catalog (inputs and outputs) by the rule that decided their role.
+
+    An output that is a slot for anyone (a message's ``to``) counts under the rule that
+    finally gave its role; one no rule gave a role counts as ``unknown``.
+
+    Args:
+        catalog: The catalog.
+
+    Returns:
+        ``{rule: count}`` for every rule of :data:`RULES` (zeros included).
+    """
+    counts: Counter[str] = Counter({rule: 0 for rule in RULES})
+    for tool in catalog.tools.values():
+        for is_input, ports in ((True, input_ports(tool)), (False, output_ports(tool))):
+            for port in ports:
+                if port.semantic in ROLE_BEARING:
+                    decision = decide_role(tool, port.path, is_input=is_input)
+                    known = decision.accepted if is_input else decision.role
+                    counts[decision.rule if known is not None else "unknown"] += 1
+    return dict(counts)
