@@ -17,6 +17,7 @@ from compoworld.agents.rollout import RolloutConfig, load_task_worlds, run_episo
 from compoworld.agents.session import TaskSession, WorldCache
 from compoworld.serve import ServeBackend, ServeLimits, SessionManager
 from compoworld.serve.http_server import create_app
+from compoworld.tasks.criteria import StateCriterion
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
 from compoworld.train.export import rl_rows
@@ -36,9 +37,14 @@ def tasks(tasks_path: Path) -> list[Task]:
 
 
 def _plays(task: Task) -> list[tuple[int, str]]:
-    """How far into the solution each play goes, and its final answer: nothing, half, all without and with the answer."""
+    """How far into the solution each play goes, and its final answer.
+
+    Nothing, half, up to the first write a criterion asks for, all without and with the answer.
+    """
     n = len(task.solution)
-    return [(0, ""), (n // 2, ""), (n, ""), (n, task_answer(task))]
+    first = min((c.step for c in task.criteria if isinstance(c, StateCriterion) and c.step is not None), default=0)
+    plays = [(0, ""), (n // 2, ""), (first + 1, ""), (n, ""), (n, task_answer(task))]
+    return list(dict.fromkeys(plays))
 
 
 class _Prefix(Policy):

@@ -23,9 +23,10 @@ down, a stage raises :class:`Unverifiable` and the walk has no criteria.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from compoworld.engine.episode import Episode, RecordChange, StateDiff
 from compoworld.engine.records import generated_fields
@@ -133,6 +134,21 @@ def _generated(world: World, table: str) -> set[str]:
     return {name for name, _ in generated_fields(model)} | {"id"}
 
 
+def _clocked(world: World, table: str, args: dict[str, Any]) -> set[str]:
+    """Points in time a step set from the episode's clock (``solved_at``), not from its arguments.
+
+    Their value depends on how many writes came before, so another correct order of the
+    same work gives another value: no criterion pins them.
+    """
+    model = world.tables[table].spec.model
+    return {name for name, info in model.model_fields.items() if name not in args and _holds_datetime(info.annotation)}
+
+
+def _holds_datetime(annotation: Any) -> bool:
+    """Whether a type is a datetime, possibly annotated or optional."""
+    return annotation is dt.datetime or any(_holds_datetime(a) for a in get_args(annotation))
+
+
 def _arguments(step: Step) -> dict[str, Any]:
     """A step's arguments as JSON has them (as records store them)."""
     args: dict[str, Any] = json.loads(canonical_json(step.arguments))
@@ -176,8 +192,10 @@ def _merge_into_created(d: Derivation, change: RecordChange, changed: list[str])
     return str(old.id)
 
 
-def _updated(d: Derivation, j: int, table: str, change: RecordChange, deps: list[str]) -> str | None:
-    skip = _generated(d.world, table)
+def _updated(
+    d: Derivation, j: int, table: str, change: RecordChange, args: dict[str, Any], deps: list[str]
+) -> str | None:
+    skip = _generated(d.world, table) | _clocked(d.world, table, args)
     changed = [k for k in change.changed if k not in skip]
     if not changed:
         return None
@@ -240,7 +258,7 @@ def state_criteria(d: Derivation, j: int, step: Step, diff: StateDiff) -> list[s
     for table, td in diff.tables.items():
         mine.extend(_added(d, j, table, rec, args, deps) for rec in td.added)
         for change in td.updated:
-            cid = _updated(d, j, table, change, deps)
+            cid = _updated(d, j, table, change, args, deps)
             if cid is not None:
                 mine.append(cid)
         mine.extend(_removed(d, j, table, rec, deps) for rec in td.removed if str(rec["id"]) not in d.new_ids)

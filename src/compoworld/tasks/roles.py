@@ -94,6 +94,7 @@ _OVERRIDES: dict[str, str] = {
     "campaigns:from_email": "employee",
     "campaigns:from_name": "employee",
     "campaigns:reply_to": "employee",
+    "transmail:reply_to": "employee",
     "dns:registrant_company": "employee",
     "dns:registrant_email": "employee",
     "dns:domain.registrant_company": "employee",

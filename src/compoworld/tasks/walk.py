@@ -21,10 +21,13 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from compoworld.engine.entities import Person
 from compoworld.engine.episode import Episode
 from compoworld.engine.tools import Tool
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.graph import Port, ToolGraph, normalise_path
+from compoworld.tasks.prior import RecipePrior
+from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
 from compoworld.world.world import World
 
 __all__ = [
@@ -205,6 +208,33 @@ class _Walker:
         self.services: set[str] = set()
         self.used: set[str] = set()
         self.tools = world.catalog.tools
+        self.prior = RecipePrior.default()
+        self.roles: dict[tuple[str, str, bool], Any] = self.graph.cache.setdefault("roles", {})
+
+    def _holds(self, produced: Produced) -> str | None:
+        """Whose value an earlier step produced (a customer's, an employee's …), or None if nobody's."""
+        tool = self.steps[produced.step].tool
+        key = (tool, normalise_path(produced.path), False)
+        if key not in self.roles:
+            self.roles[key] = output_role(self.tools[tool], key[1])
+        role: str | None = self.roles[key]
+        return role
+
+    def _accepts(self, tool: str, path: str) -> frozenset[str] | None:
+        """Whose values a parameter takes, or None when any value of its type will do."""
+        key = (tool, path, True)
+        if key not in self.roles:
+            self.roles[key] = input_roles(self.tools[tool], path)
+        accepted: frozenset[str] | None = self.roles[key]
+        return accepted
+
+    def _work_before(self) -> Tool | None:
+        """The last step that was not an aside (a weather or exchange-rate lookup): the work goes on from it."""
+        for step in reversed(self.steps):
+            tool = self.tools[step.tool]
+            if not self.prior.is_lookup(tool):
+                return tool
+        return None
 
     def _tool(self, name: str) -> Tool:
         return self.tools[name]
@@ -275,6 +305,11 @@ class _Walker:
                 ]
                 if port.semantic == "postal_address":
                     matches = [p for p in self.produced if p.semantic == port.semantic]
+                if port.semantic in ROLE_BEARING and matches:
+                    # A value goes only where its owner belongs: a customer's e-mail to a recipient, not a supplier.
+                    accepted = self._accepts(tool.name, port.path)
+                    if accepted is not None:
+                        matches = [p for p in matches if (r := self._holds(p)) is None or role_fits(r, accepted)]
                 if matches and (required or self.rng.random() < 0.5):
                     fresh = [p for p in matches if p.step == last_read]
                     pick = self.rng.choice(fresh or matches[-6:])
@@ -296,6 +331,7 @@ class _Walker:
             if required:
                 args[name] = gen.value(prop, schema)
                 prov[name] = Provenance("literal")
+        self._same_person(args, prov, ports)
         if first and not gave:
             return None  # a walk starts from a fact the instruction states
         if not first and not strong:
@@ -305,6 +341,58 @@ class _Walker:
         if self.config.fan_in and len(self.steps) >= 2 and len(used_upstream) < 2 and self._needs_fan_in():
             return None
         return args, prov
+
+    def _same_person(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> None:
+        """Make the stated name and phone of a record the ones of the person its e-mail belongs to.
+
+        A record about a person takes every attribute from that person: never one person's name
+        beside another's e-mail. Values found upstream are left as they are (they are facts).
+        """
+        emails = [n for n, port in ports.items() if port.semantic == "email" and isinstance(args.get(n), str)]
+        # The record's own e-mail is the plain one; owner_email, cc … name other people.
+        subject = "email" if "email" in emails else emails[0] if len(emails) == 1 else None
+        if subject is None:
+            return
+        people = self._people()
+        person = people.get(str(args[subject]).casefold())
+        if person is None:
+            return
+        own = {
+            "person.first_name": person.first_name,
+            "person.last_name": person.last_name,
+            "person.name": person.name,
+            "phone": person.phone,
+        }
+        for name, port in ports.items():
+            if port.semantic not in own or name not in args or args[name] == own[port.semantic]:
+                continue
+            # A value found upstream stays, unless it is another person's (a reply-to mailbox beside a
+            # recipient's name): then the record takes its e-mail owner's, which the instruction states.
+            if prov[name].kind == "step" and not self._named_elsewhere(args[name], person):
+                continue
+            args[name] = own[port.semantic]
+            prov[name] = Provenance("literal")
+
+    def _named_elsewhere(self, value: Any, person: Person) -> bool:
+        """Whether ``value`` is the name or phone of someone other than ``person``."""
+        others = self.graph.cache.get(f"names:{self.world.seed}:{self.world.version}")
+        if others is None:
+            others = {}
+            for p in self.world.population.people:
+                for key in (p.first_name, p.last_name, p.name, p.phone):
+                    others.setdefault(key, set()).add(p.key)
+            self.graph.cache[f"names:{self.world.seed}:{self.world.version}"] = others
+        owners: set[str] = others.get(value, set())
+        return bool(owners) and person.key not in owners
+
+    def _people(self) -> dict[str, Person]:
+        """The world's people by e-mail, built once per world."""
+        key = f"people:{self.world.seed}:{self.world.version}"
+        people: dict[str, Person] | None = self.graph.cache.get(key)
+        if people is None:
+            people = {p.email.casefold(): p for p in self.world.population.people}
+            self.graph.cache[key] = people
+        return people
 
     def _needs_fan_in(self) -> bool:
         return not any(
@@ -331,10 +419,19 @@ class _Walker:
         want_write = need_write or remaining <= 2
         traits = self._traits()
         rand = self.rng.random
+        before = self._work_before()
+        # Weights after one tool, kept across walks: a walk sorts hundreds of candidates per step.
+        after: dict[str, float] = {} if before is None else self.graph.cache.setdefault(f"prior:{before.name}", {})
 
         def key(n: str) -> float:
             service, writes, delete = traits[n]
             w = 4.0 if need_services and service not in services else 1.0
+            if before is not None:
+                # What real integrations do next: recipes weigh about 50 times an unexplained jump.
+                weight = after.get(n)
+                if weight is None:
+                    weight = after[n] = self.prior.weight(before, self.tools[n])
+                w *= weight
             if writes and want_write:
                 w *= 3.0
             if delete:
