@@ -9,10 +9,6 @@ comes at all and the server goes on. Every wait here is bounded.
 from __future__ import annotations
 
 import json
-import queue
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,6 +25,7 @@ from compoworld.serve import ServeBackend, ServeLimits, SessionManager
 from compoworld.serve.http_server import create_app
 from compoworld.serve.mcp_server import MCPService
 from tests.invalid_text_support import field_of, holding_invalid_text, invalid_text
+from tests.serve.stdio_support import StdioServer
 
 ACCOUNT = "acc_000001"
 TOOL = "crm__update_account"
@@ -152,61 +149,12 @@ def test_over_mcp_a_value_outside_the_schema_is_an_error_result_before_any_write
     anyio.run(main)
 
 
-class _StdioServer:
-    """``compoworld serve mcp`` over stdio, spoken to in raw JSON-RPC lines, each answer awaited a bounded time.
-
-    The SDK's client cannot send a lone surrogate (it encodes its messages first); a JSON text can.
-    """
-
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "compoworld", "serve", "mcp", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        self.lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.next_id = 0
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line)
-
-    def send(self, text: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(text.encode("ascii") + b"\n")
-        self.proc.stdin.flush()
-
-    def request(self, method: str, params_json: str, timeout_s: float = 30.0) -> dict[str, Any]:
-        """Send a request whose params are JSON text; the answer to it, or a failure after ``timeout_s``.
-
-        A JSON-RPC error with a null id answers it too: it is how a server answers a message it could
-        not read, id included.
-        """
-        self.next_id += 1
-        self.send(f'{{"jsonrpc": "2.0", "id": {self.next_id}, "method": "{method}", "params": {params_json}}}')
-        while True:
-            try:
-                line = self.lines.get(timeout=timeout_s)
-            except queue.Empty:
-                pytest.fail(f"no answer to {method} {params_json} within {timeout_s}s")
-            message = json.loads(line)
-            if message.get("id") == self.next_id or (message.get("id") is None and "error" in message):
-                return dict(message)
-
-    def close(self) -> None:
-        self.proc.kill()
-        self.proc.wait(timeout=30)
-
-
 def _call(tool: str, arguments_json: str) -> str:
     return f'{{"name": "{tool}", "arguments": {arguments_json}}}'
 
 
 def test_over_mcp_stdio_a_lone_surrogate_gets_an_answer_and_the_server_goes_on() -> None:
-    server = _StdioServer("--services", "crm")
+    server = StdioServer("--services", "crm")
     try:
         init = {
             "protocolVersion": HANDSHAKE_PROTOCOL_VERSIONS[-1],

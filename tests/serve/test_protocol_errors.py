@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import json
-import queue
 import socket
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from compoworld.serve.bench import ServerProcess
+from tests.serve.stdio_support import WAIT_S, StdioServer
 
 pytestmark = pytest.mark.slow  # every test starts a server process
 
-WAIT_S = 60.0
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -26,58 +22,13 @@ INITIALIZE = {
 }
 
 
-class StdioServer:
-    """``compoworld serve mcp`` over stdio, written to line by line and read with a bound on every wait."""
-
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "compoworld", "serve", "mcp", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        self.lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line)
-
-    def send(self, line: bytes | dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        data = json.dumps(line).encode() + b"\n" if isinstance(line, dict) else line
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def reply(self) -> dict[str, Any]:
-        try:
-            line = self.lines.get(timeout=WAIT_S)
-        except queue.Empty:
-            pytest.fail(f"no reply within {WAIT_S} s")
-        message: dict[str, Any] = json.loads(line)
-        return message
-
-    def stop(self) -> int:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            return self.proc.wait(timeout=WAIT_S)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait()
-
-
 @pytest.fixture
 def stdio_server() -> Iterator[StdioServer]:
     server = StdioServer("--services", "crm")
     try:
         yield server
     finally:
-        if server.proc.poll() is None:
-            server.proc.kill()
-            server.proc.wait()
+        server.close()
 
 
 def _error(reply: dict[str, Any], code: int, id_: int | None = None) -> None:

@@ -161,30 +161,34 @@ def _json_number(value: float, part: str | int) -> float | int:
     raise _Unfit(f"{value} is not a JSON number", "send a finite number", part)
 
 
+def _json_value(value: Any, part: str | int) -> Any:
+    """``value`` checked (see the module docstring): itself, or what it reads as where that differs."""
+    kind = type(value)
+    if kind is str:
+        code = _lone_surrogate(value)
+        if code is not None:
+            raise _bad_text(part, code, key=False)
+        return value
+    if kind is float:
+        return _json_number(value, part)
+    if kind is dict or kind is list:
+        try:
+            return _json_object(value) if kind is dict else _json_array(value)
+        except _Unfit as exc:
+            exc.path.append(part)
+            raise
+    return value
+
+
 def _json_object(obj: dict[Any, Any]) -> dict[Any, Any]:
-    """``obj`` with every value checked (see the module docstring); a copy only where a value changed."""
+    """``obj`` with every key and value checked; a copy only where a value changed."""
     out = obj
     for key, value in obj.items():
         if type(key) is str:
             code = _lone_surrogate(key)
             if code is not None:
                 raise _bad_text(key, code, key=True)
-        kind = type(value)
-        if kind is str:
-            code = _lone_surrogate(value)
-            if code is None:
-                continue
-            raise _bad_text(key, code, key=False)
-        if kind is float:
-            new: Any = _json_number(value, key)
-        elif kind is dict or kind is list:
-            try:
-                new = _json_object(value) if kind is dict else _json_array(value)
-            except _Unfit as exc:
-                exc.path.append(key)
-                raise
-        else:
-            continue
+        new = _json_value(value, key)
         if new is not value:
             if out is obj:
                 out = dict(obj)
@@ -193,24 +197,10 @@ def _json_object(obj: dict[Any, Any]) -> dict[Any, Any]:
 
 
 def _json_array(items: list[Any]) -> list[Any]:
+    """``items`` with every item checked; a copy only where an item changed."""
     out = items
     for i, value in enumerate(items):
-        kind = type(value)
-        if kind is str:
-            code = _lone_surrogate(value)
-            if code is None:
-                continue
-            raise _bad_text(i, code, key=False)
-        if kind is float:
-            new: Any = _json_number(value, i)
-        elif kind is dict or kind is list:
-            try:
-                new = _json_object(value) if kind is dict else _json_array(value)
-            except _Unfit as exc:
-                exc.path.append(i)
-                raise
-        else:
-            continue
+        new = _json_value(value, i)
         if new is not value:
             if out is items:
                 out = list(items)
