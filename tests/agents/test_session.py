@@ -122,7 +122,7 @@ def test_a_session_refuses_tools_the_task_does_not_give_and_calls_after_the_answ
     assert refused["ok"] is False and refused["error"]["type"] == "unknown_tool"
     malformed = session.call(task.solution[0].tool, "{not json")
     assert malformed["ok"] is False and malformed["error"]["type"] == "invalid_arguments"
-    assert session.episode.diff().is_empty
+    assert session.episode.diff(session.base).is_empty
     assert session.submit("done") and not session.submit("again")
     after = session.call(task.solution[0].tool, task.solution[0].arguments)
     assert after["ok"] is False and after["error"]["type"] == "rule_violation"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -14,6 +15,7 @@ from compoworld.tasks.render import (
     given_facts,
     instruction,
     label,
+    plan,
     render_value,
     reported_answer,
     step_sentence,
@@ -37,28 +39,51 @@ def drawn() -> tuple[World, ToolGraph, list[Walk]]:
 
 
 def _discovered(walk: Walk) -> set[str]:
-    """String values a step took from an earlier step that the instruction does not state anyway."""
-    stated = {v for s in walk.steps for k, v in s.arguments.items() if s.provenance[k].kind != "step"}
+    """String values a step took (or derived) from an earlier step that the instruction does not state anyway."""
+    stated = [v for s in walk.steps for k, v in s.arguments.items() if s.provenance[k].kind in ("given", "literal")]
     out = set()
     for s in walk.steps:
         for name, prov in s.provenance.items():
             value = s.arguments[name]
             for v in value if isinstance(value, list) else [value]:
-                if prov.kind == "step" and isinstance(v, str) and len(v) >= 3 and v not in stated:
+                if prov.kind in ("step", "derived") and isinstance(v, str) and len(v) >= 3 and v not in stated:
                     out.add(v)
     return out
 
 
-def test_an_instruction_has_one_numbered_sentence_per_step_then_asks_for_the_answer(
+def _unstated(walk: Walk, text: str) -> str:
+    """The instruction without the values it states (a domain inside a stated e-mail is no leak)."""
+    stated = [v for s in walk.steps for k, v in s.arguments.items() if s.provenance[k].kind in ("given", "literal")]
+    for v in sorted((v for v in stated if isinstance(v, str)), key=len, reverse=True):
+        text = text.replace(v, " ")
+    return text
+
+
+def test_an_instruction_states_goals_without_tools_or_numbers_then_asks_for_the_answer(
     crm_world: World, graph: ToolGraph
 ) -> None:
     walk = log_call_walk(crm_world)
     text, given = instruction(crm_world, graph, walk, random.Random(0))
-    lines = text.splitlines()
-    assert [line.split(".", 1)[0] for line in lines[:5]] == ["1", "2", "3", "4", "5"]
-    assert all(line.endswith(".") for line in lines)
-    assert lines[5] == "Report the phone you find in your final answer."
+    assert "\n" not in text and not re.search(r"\bstep \d|^\d+\.|\w+__\w+", text)
+    assert walk.steps[0].arguments["email"] in text  # the fact to go by is stated
+    assert 'kind "call"; subject "Renewal call"' in text  # so are the values the write takes
+    last = text.rsplit(". ", 1)[-1]
+    assert "phone" in last and ("answer" in last or "reply" in last.casefold())
     assert given == {"email": walk.steps[0].arguments["email"]}
+
+
+def test_the_plan_numbers_every_step_and_names_what_it_uses(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    steps = plan(crm_world, walk)
+    assert [line.split(".", 1)[0] for line in steps] == [str(j + 1) for j in range(len(walk.steps))]
+    assert "from step 1" in steps[1]
+
+
+def test_a_trigger_opens_the_instruction(crm_world: World, graph: ToolGraph) -> None:
+    walk = log_call_walk(crm_world)
+    walk.trigger = 'Relay CRM reports that the contact changed: its status is now "active".'
+    text, _ = instruction(crm_world, graph, walk, random.Random(0))
+    assert text.startswith(walk.trigger)
 
 
 def test_a_sentence_states_given_and_literal_values_and_names_upstream_findings(crm_world: World) -> None:
@@ -88,9 +113,9 @@ def test_no_answer_is_asked_for_when_the_last_step_writes_or_returns_nothing_to_
     walk = delete_walk(crm_world)
     assert reported_answer(graph, walk) is None
     text, _ = instruction(crm_world, graph, walk, random.Random(0))
-    assert "Report" not in text
+    assert "tell me" not in text and "answer" not in text
     text, _ = instruction(crm_world, graph, retitle_twice_walk(crm_world), random.Random(0))
-    assert "Report" not in text
+    assert "tell me" not in text and "answer" not in text
 
 
 def test_the_reported_answer_is_never_a_value_the_instruction_states(crm_world: World, graph: ToolGraph) -> None:
@@ -114,7 +139,7 @@ def test_the_instruction_never_states_a_value_a_step_produced(crm_world: World, 
     for walk in hand:
         text, _ = instruction(crm_world, graph, walk, random.Random(0))
         found = _discovered(walk)
-        assert found and not [v for v in found if v in text]
+        assert found and not [v for v in found if v in _unstated(walk, text)]
 
 
 def test_drawn_walks_never_state_a_value_a_step_produced(drawn: tuple[World, ToolGraph, list[Walk]]) -> None:
@@ -122,7 +147,7 @@ def test_drawn_walks_never_state_a_value_a_step_produced(drawn: tuple[World, Too
     assert len(walks) >= 10
     for i, walk in enumerate(walks):
         text, given = instruction(world, graph, walk, random.Random(i))
-        assert not [v for v in _discovered(walk) if v in text], text
+        assert not [v for v in _discovered(walk) if v in _unstated(walk, text)], text
         assert all(
             s.arguments[k] in given.values() for s in walk.steps for k, p in s.provenance.items() if p.kind == "given"
         )

@@ -65,7 +65,7 @@ def test_a_solution_can_be_run_in_part(crm_world: World, task: Task) -> None:
 
 
 def test_the_probe_sees_the_state_before_each_call(crm_world: World, task: Task) -> None:
-    run = run_solution(crm_world, task, probe=lambda ep: bool(ep.diff().tables))
+    run = run_solution(crm_world, task, probe=lambda ep, base: bool(ep.diff(base).tables))
     assert run.probes == [False, False, True, True, True]
 
 
@@ -75,5 +75,5 @@ def test_a_failed_call_is_kept_and_the_run_goes_on_unless_told_to_stop(crm_world
     run = run_solution(crm_world, broken)
     assert not run.ok and len(run.calls) == len(task.solution)
     assert run.results[0] is run.calls[0].error and run.results[0] is not None
-    stopped = run_solution(crm_world, broken, probe=lambda ep: True, stop_at_failure=True)
+    stopped = run_solution(crm_world, broken, probe=lambda ep, base: True, stop_at_failure=True)
     assert len(stopped.calls) == 1 and stopped.probes == [True] and not stopped.ok

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from compoworld import Catalog, Episode, World
-from compoworld.tasks.criteria import StateCriterion, TransitionCriterion, check_criteria
+from compoworld.tasks.criteria import MessageCriterion, StateCriterion, TransitionCriterion, check_criteria
 from compoworld.tasks.derive import derive_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.replay import apply_setup
 from compoworld.tasks.synthesis import SynthConfig, Synthesizer
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.walk import Provenance, Step, Walk
@@ -44,8 +45,9 @@ def _run(world: World, task: Task, steps: list[tuple[str, dict[str, object]]]) -
 
 def _run_all(world: World, task: Task, steps: list[tuple[str, dict[str, object]]]) -> tuple[bool, list[bool]]:
     ep = Episode(world)
+    base = apply_setup(ep, task)
     oks = [ep.call(tool, args).ok for tool, args in steps]
-    return all(v.passed for v in check_criteria(task.criteria, ep, task_answer(task))), oks
+    return all(v.passed for v in check_criteria(task.criteria, ep, task_answer(task), base)), oks
 
 
 def test_every_task_passes_its_gates_and_has_a_write_and_a_transition(world: World, tasks: list[Task]) -> None:
@@ -53,7 +55,7 @@ def test_every_task_passes_its_gates_and_has_a_write_and_a_transition(world: Wor
     for task in tasks:
         assert validate_task(world, task) is None
         assert any(world.catalog.tools[s.tool].writes for s in task.solution)
-        assert any(isinstance(c, TransitionCriterion) for c in task.criteria), task.id
+        assert any(isinstance(c, TransitionCriterion | MessageCriterion) for c in task.criteria), task.id
         assert set(task.tools) >= {s.tool for s in task.solution}
         ids = {c.id for c in task.criteria}
         assert all(d in ids for c in task.criteria for d in c.depends_on)
@@ -92,7 +94,8 @@ def test_solutions_that_skip_repeat_or_corrupt_a_write_fail(world: World, tasks:
                 bad = dict(args) | {key: args[key] + " (typo)"}
                 assert not _run(world, task, [*steps[: c.step], (tool, bad), *steps[c.step + 1 :]]), "corruption passed"
                 checked += 1
-    assert checked >= 5 and repeated >= 3
+    # Walks prefer updates and state moves to creates, so fewer tasks end on a create to repeat.
+    assert checked >= 5 and repeated >= 1
 
 
 def test_independent_steps_may_run_in_another_order(world: World, tasks: list[Task]) -> None:

@@ -28,12 +28,13 @@ from typing import Any
 
 from compoworld.agents.chat import ToolCallRequest, ToolDetail, task_tools
 from compoworld.engine.catalog import Catalog
-from compoworld.engine.episode import Episode
+from compoworld.engine.episode import Episode, Snapshot
 from compoworld.engine.errors import ToolError
 from compoworld.engine.openworld import DEFAULT_WORLD_MODEL, ReplayWorldModel, WorldModel
 from compoworld.engine.runtime import CallResult
 from compoworld.engine.state import WorldState
 from compoworld.tasks.criteria import Verdict, check_criteria
+from compoworld.tasks.replay import SetupError, apply_setup
 from compoworld.tasks.rewards import RewardConfig, score_batch
 from compoworld.tasks.task import Task, check_task_world, task_answer
 from compoworld.world.world import World
@@ -210,6 +211,8 @@ class TaskSession:
             check_task_world(world, self.task)
         self.world: WorldState = world
         self.episode = Episode(world, seed=seed, world_model=task_world_model(self.task, open_world))
+        # The trigger event happened before the agent arrives; criteria count from after it.
+        self._base = apply_setup(self.episode, self.task)
         self._allowed = frozenset(self.task.tools)
         self.answer: str | None = None
         self.calls = 0
@@ -219,10 +222,19 @@ class TaskSession:
     def oracle_passes(task: Task, world: WorldState) -> bool:
         """Whether the task's oracle solution meets every criterion in a world (its proof of solvability there)."""
         episode = Episode(world, world_model=task_world_model(task))
+        try:
+            base = apply_setup(episode, task)
+        except SetupError:
+            return False
         for step in task.solution:
             if not episode.call(step.tool, step.arguments).ok:
                 return False
-        return all(v.passed for v in check_criteria(task.criteria, episode, task_answer(task)))
+        return all(v.passed for v in check_criteria(task.criteria, episode, task_answer(task), base))
+
+    @property
+    def base(self) -> Snapshot:
+        """The state the agent starts from: the world after the task's setup (its trigger event)."""
+        return self._base
 
     @property
     def tools(self) -> list[str]:
@@ -235,8 +247,9 @@ class TaskSession:
         return self.answer is not None
 
     def reset(self) -> None:
-        """Start the episode again from the world's initial state (its seed and world model stay)."""
+        """Start the episode again from the task's initial state: the world after its setup (seed and world model stay)."""
         self.episode.reset()
+        self._base = apply_setup(self.episode, self.task)
         self.answer = None
         self.calls = self.errors = 0
 
@@ -317,7 +330,7 @@ class TaskSession:
     def verdicts(self, answer: str | None = None) -> list[Verdict]:
         """Every criterion checked on the current state, with ``answer`` (default: the submitted one, else empty)."""
         final = answer if answer is not None else (self.answer or "")
-        return check_criteria(self.task.criteria, self.episode, final)
+        return check_criteria(self.task.criteria, self.episode, final, self._base)
 
     def reward(self, config: RewardConfig | None = None, answer: str | None = None) -> float:
         """The scheme's reward of this episode alone (a group of one; see :func:`score_batch` for groups)."""

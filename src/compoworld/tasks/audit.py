@@ -13,6 +13,7 @@ a few examples of tasks that miss it:
   customer's e-mail into a recipient, not a supplier field);
 * ``prior_transitions``: of consecutive steps in different services, the share
   that the recipe prior knows as a real integration pattern;
+* ``trigger_tasks``: tasks that start from an event their setup puts into the episode;
 * ``create_share_of_writes``: of the writing steps, the share that create;
 * ``change_tasks``: tasks with an update or a state transition;
 * ``message_fact_tasks``: tasks that send a message (mail, chat, SMS, comment,
@@ -53,6 +54,7 @@ TARGETS: dict[str, tuple[Literal["min", "max"], float]] = {
     "identity_consistency": ("min", 1.0),
     "role_fit": ("min", 0.95),
     "prior_transitions": ("min", 0.90),
+    "trigger_tasks": ("min", 0.80),
     "create_share_of_writes": ("max", 0.40),
     "change_tasks": ("min", 0.40),
     "message_fact_tasks": ("min", 0.40),
@@ -333,6 +335,7 @@ def audit_tasks(
                 else:
                     outside[f"{_category(catalog, before)} -> {_category(catalog, tool)}"] += 1
                     transitions.miss(task, f"{before.name} -> {tool.name}")
+        _count_task(metrics["trigger_tasks"], task, bool(task.setup), "no trigger event: the task starts cold")
         _count_task(metrics["change_tasks"], task, changed, "no update or state transition")
         _count_task(metrics["message_fact_tasks"], task, sent_fact, "no message carries a fact found on the way")
         _count_task(metrics["derived_value_tasks"], task, derived, "no value derived by a transform")

@@ -9,11 +9,14 @@ Criteria are data, not code, so a task can be re-verified anywhere. Four kinds
 * ``transition``: a value an upstream step produced was consumed by a write:
   it appears in a written record's field (the link that makes a task
   compositional);
+* ``message``: a message record was added, to the right person, whose text
+  carries each fact asked for (found upstream), whatever the rest of its wording;
 * ``answer``: the final answer mentions a value of the world;
 * ``no_collateral``: nothing was written outside the expected tables and records.
 
 Each criterion names the criteria it depends on (a DAG along the walk); the
-reward schemes gate on it.
+reward schemes gate on it. Criteria are checked against the state the agent
+started from: after a task's setup (its trigger event), not the bare world.
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
-    from compoworld.engine.episode import Episode, StateDiff
+    from compoworld.engine.episode import Episode, Snapshot, StateDiff
 
 __all__ = [
     "AnswerCriterion",
     "Criterion",
+    "MessageCriterion",
     "NoCollateralCriterion",
     "StateCriterion",
     "TransitionCriterion",
@@ -72,6 +76,17 @@ class TransitionCriterion(_Base):
     field: str = Field(description="The field of the written record that must hold (or contain) the value.")
 
 
+class MessageCriterion(_Base):
+    """A message was sent (a record added) to the right person, and its text carries found facts."""
+
+    kind: Literal["message"] = "message"
+    table: str = Field(description="The table of sent messages, e.g. mail.messages.")
+    fields: dict[str, Any] = Field(default_factory=dict, description="Values the message must have (its recipient).")
+    contains: dict[str, list[str]] = Field(
+        description="Per text field, the facts it must carry (case-insensitive), e.g. {'body': ['1Z999']}."
+    )
+
+
 class AnswerCriterion(_Base):
     """The final answer mentions a value."""
 
@@ -90,7 +105,8 @@ class NoCollateralCriterion(_Base):
 
 
 Criterion = Annotated[
-    StateCriterion | TransitionCriterion | AnswerCriterion | NoCollateralCriterion, Field(discriminator="kind")
+    StateCriterion | TransitionCriterion | MessageCriterion | AnswerCriterion | NoCollateralCriterion,
+    Field(discriminator="kind"),
 ]
 
 
@@ -100,7 +116,7 @@ class Verdict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(description="The criterion's id.")
-    kind: str = Field(description="state, transition, answer or no_collateral.")
+    kind: str = Field(description="state, transition, message, answer or no_collateral.")
     passed: bool = Field(description="Whether the criterion holds.")
     description: str = Field(description="What the criterion asks, in words.")
     detail: str = Field(default="", description="Why it does not hold, when it does not.")
@@ -128,9 +144,19 @@ def _written(diff: StateDiff, table: str) -> list[dict[str, Any]]:
     return list(td.added) + [c.after for c in td.updated]
 
 
-def _added_matching(c: StateCriterion, diff: StateDiff) -> list[dict[str, Any]]:
+def _carries(record: dict[str, Any], contains: dict[str, list[str]]) -> bool:
+    for name, facts in contains.items():
+        value = record.get(name)
+        text = " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
+        if not all(f.casefold() in text.casefold() for f in facts):
+            return False
+    return True
+
+
+def _added_matching(c: StateCriterion | MessageCriterion, diff: StateDiff) -> list[dict[str, Any]]:
     td = diff.tables.get(c.table)
-    return [r for r in (td.added if td else []) if _matches(r, c.fields)]
+    found = [r for r in (td.added if td else []) if _matches(r, c.fields)]
+    return [r for r in found if _carries(r, c.contains)] if isinstance(c, MessageCriterion) else found
 
 
 def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: dict[str, Any]) -> tuple[bool, str]:
@@ -147,10 +173,13 @@ def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: di
         data = rec.model_dump(mode="json")
         ok = _matches(data, c.fields)
         return ok, "" if ok else f"{c.table} {c.record_id} has { ({k: data.get(k) for k in c.fields}) }"
+    if isinstance(c, MessageCriterion):
+        found = _added_matching(c, diff)
+        return bool(found), "" if found else f"no message in {c.table} with {c.fields} that carries {c.contains}"
     if isinstance(c, TransitionCriterion):
         if c.ref_criterion is not None:
             ref = by_id.get(c.ref_criterion)
-            if not isinstance(ref, StateCriterion):
+            if not isinstance(ref, StateCriterion | MessageCriterion):
                 return False, f"unknown criterion {c.ref_criterion}"
             ids = [r["id"] for r in _added_matching(ref, diff)]
             ok = any(_contains(r.get(c.field), i) for r in _written(diff, c.table) for i in ids)
@@ -175,18 +204,21 @@ def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: di
     return not problems, "; ".join(problems)
 
 
-def check_criteria(criteria: Sequence[Any], episode: Episode, answer: str = "") -> list[Verdict]:
+def check_criteria(
+    criteria: Sequence[Any], episode: Episode, answer: str = "", since: Snapshot | None = None
+) -> list[Verdict]:
     """Check every criterion on an episode's final state and a final answer.
 
     Args:
         criteria: The task's criteria.
         episode: The episode in its final state.
         answer: The agent's final answer.
+        since: The state the agent started from (after the task's setup); default: the world's.
 
     Returns:
         One verdict per criterion, in order.
     """
-    diff = episode.diff()
+    diff = episode.diff(since)
     by_id = {c.id: c for c in criteria}
     out = []
     for c in criteria:

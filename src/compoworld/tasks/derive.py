@@ -31,11 +31,17 @@ from typing import Any, get_args
 from compoworld.engine.episode import Episode, RecordChange, StateDiff
 from compoworld.engine.records import generated_fields
 from compoworld.engine.state import canonical_json
-from compoworld.tasks.criteria import AnswerCriterion, NoCollateralCriterion, StateCriterion, TransitionCriterion
+from compoworld.tasks.criteria import (
+    AnswerCriterion,
+    MessageCriterion,
+    NoCollateralCriterion,
+    StateCriterion,
+    TransitionCriterion,
+)
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.render import field_label, render_value, reported_answer
 from compoworld.tasks.replay import replay_walk
-from compoworld.tasks.walk import WEAK, Provenance, Step, Walk
+from compoworld.tasks.walk import WEAK, Provenance, Step, Walk, flatten
 from compoworld.world.world import World
 
 __all__ = [
@@ -79,6 +85,7 @@ class Derivation:
     Attributes:
         world: The walk's world.
         new_ids: Ids of the records the run created (they differ between correct solutions).
+        results: What each step returned (where a message's facts are read from).
         criteria: The criteria so far, in id order.
         by_step: Per step, the ids of the criteria it gave (what later steps depend on).
         created: Per record the run created, the index in :attr:`criteria` of its state criterion.
@@ -86,6 +93,7 @@ class Derivation:
 
     world: World
     new_ids: set[str]
+    results: list[Any] = field(default_factory=list)
     criteria: list[Any] = field(default_factory=list)
     by_step: dict[int, list[str]] = field(default_factory=dict)
     created: dict[str, int] = field(default_factory=dict)
@@ -157,27 +165,68 @@ def _arguments(step: Step) -> dict[str, Any]:
 
 def _upstream_criteria(d: Derivation, step: Step) -> list[str]:
     """The criteria of the steps whose values a step uses, in step order."""
-    upstream = sorted({p.step for p in step.provenance.values() if p.kind == "step" and p.step is not None})
+    upstream = sorted({k for p in step.provenance.values() for k in p.sources})
     return [cid for k in upstream for cid in d.by_step.get(k, [])]
 
 
 # -- stage 1: state criteria ----------------------------------------------------------------
 
 
-def _added(d: Derivation, j: int, table: str, rec: dict[str, Any], args: dict[str, Any], deps: list[str]) -> str:
-    skip = _generated(d.world, table)
+def _added(d: Derivation, j: int, table: str, rec: dict[str, Any], step: Step, deps: list[str]) -> str:
+    args = _arguments(step)
+    composed = [n for n, p in step.provenance.items() if p.kind == "compose"]
+    skip = _generated(d.world, table) | set(composed)
     fields = {
         k: v for k, v in rec.items() if k in args and k not in skip and args[k] == v and not is_new_id(v, d.new_ids)
     }
+    d.created[str(rec["id"])] = len(d.criteria)
+    if composed:
+        return d.add(_message(d, j, table, rec, step, fields, deps))
     if not fields:
         raise Unverifiable(f"nothing the step was given identifies the record it added to {table}")
-    d.created[str(rec["id"])] = len(d.criteria)
     noun = d.world.tables[table].spec.a_noun
     desc = f"{noun} exists in {table} with " + ", ".join(f"{k} = {render_value(v)}" for k, v in fields.items())
     return d.add(
         StateCriterion(
             id=d.next_id(), description=desc, depends_on=deps, step=j, table=table, mode="added", fields=fields
         )
+    )
+
+
+def _message(
+    d: Derivation, j: int, table: str, rec: dict[str, Any], step: Step, fields: dict[str, Any], deps: list[str]
+) -> MessageCriterion:
+    """The criterion of a sent message: its recipient and the other values it was given, and the facts its text carries.
+
+    Raises:
+        Unverifiable: when the record keeps no text a composed argument was given, or a fact cannot be read back.
+    """
+    args = _arguments(step)
+    contains: dict[str, list[str]] = {}
+    for name, prov in step.provenance.items():
+        if prov.kind != "compose":
+            continue
+        spot = name if rec.get(name) == args[name] else next((k for k, v in rec.items() if v == args[name]), None)
+        if spot is None:
+            raise Unverifiable(f"the message added to {table} does not keep the text given as {name}")
+        facts = []
+        for k, path in prov.parts:
+            value = dict(flatten(d.results[k])).get(path)
+            if not isinstance(value, str) or value.casefold() not in str(args[name]).casefold():
+                raise Unverifiable(f"fact {path} of step {k + 1} is not in the text given as {name}")
+            facts.append(value)
+        contains[spot] = facts
+    noun = d.world.tables[table].spec.a_noun
+    said = "; ".join(f"{k} carrying " + ", ".join(render_value(f) for f in fs) for k, fs in contains.items())
+    to = ", ".join(f"{k} = {render_value(v)}" for k, v in fields.items())
+    return MessageCriterion(
+        id=d.next_id(),
+        description=f"{noun} was sent in {table}" + (f" with {to}" if to else "") + f", its {said}",
+        depends_on=sorted(set(deps)),
+        step=j,
+        table=table,
+        fields=fields,
+        contains=contains,
     )
 
 
@@ -256,7 +305,7 @@ def state_criteria(d: Derivation, j: int, step: Step, diff: StateDiff) -> list[s
     deps = _upstream_criteria(d, step)
     mine: list[str] = []
     for table, td in diff.tables.items():
-        mine.extend(_added(d, j, table, rec, args, deps) for rec in td.added)
+        mine.extend(_added(d, j, table, rec, step, deps) for rec in td.added)
         for change in td.updated:
             cid = _updated(d, j, table, change, args, deps)
             if cid is not None:
@@ -289,7 +338,8 @@ def _transition(d: Derivation, j: int, name: str, prov: Provenance, value: Any, 
         TransitionCriterion(
             id=d.next_id(),
             description=f"the {field_label(prov.field or name)} found in step {prov.step + 1} "
-            f"is used as {fname} of the record written to {table}",
+            + (f"(through {prov.transform}) " if prov.transform else "")
+            + f"is used as {fname} of the record written to {table}",
             depends_on=sorted(set(d.by_step.get(prov.step, [])) | ({ref} if ref else set())),
             step=j,
             from_step=prov.step,
@@ -324,7 +374,7 @@ def transition_criteria(d: Derivation, j: int, step: Step, diff: StateDiff) -> l
     args = _arguments(step)
     mine: list[str] = []
     for name, prov in step.provenance.items():
-        if prov.kind != "step" or prov.semantic in WEAK or prov.step is None:
+        if prov.kind not in ("step", "derived") or prov.semantic in WEAK or prov.step is None:
             continue
         cid = _transition(d, j, name, prov, args.get(name), diff)
         if cid is not None:
@@ -347,7 +397,7 @@ def settle_created(d: Derivation, final: StateDiff) -> None:
             raise Unverifiable(f"record {rid} the task created is gone at the end")
         old = d.criteria[idx]
         settled = {k: v for k, v in old.fields.items() if final_rec.get(k) == v}
-        if not settled:
+        if not settled and not isinstance(old, MessageCriterion):
             raise Unverifiable(f"record {rid} keeps none of the values asked for")
         d.criteria[idx] = old.model_copy(update={"fields": settled})
 
@@ -431,7 +481,7 @@ def derive_criteria(world: World, graph: ToolGraph, walk: Walk) -> Derived | Non
     replay = replay_walk(world, walk)
     if replay is None:
         return None
-    d = Derivation(world, created_ids(replay.final))
+    d = Derivation(world, created_ids(replay.final), [s.result for s in walk.steps])
     try:
         for j, (step, diff) in enumerate(zip(walk.steps, replay.diffs, strict=True)):
             d.by_step[j] = state_criteria(d, j, step, diff) + transition_criteria(d, j, step, diff)

@@ -21,10 +21,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from compoworld.engine.episode import Episode
+from compoworld.engine.episode import Episode, Snapshot
 from compoworld.tasks.criteria import check_criteria
 from compoworld.tasks.replay import run_solution
-from compoworld.tasks.task import Task, task_answer
+from compoworld.tasks.task import Task, provenance_fields, provenance_sources, task_answer
 from compoworld.tasks.walk import is_singleton
 from compoworld.world.world import World
 
@@ -51,15 +51,15 @@ def is_dag(criteria: Sequence[Any]) -> bool:
     return all(visit(c) for c in deps)
 
 
-def passes(criteria: Sequence[Any], episode: Episode, answer: str = "") -> bool:
-    """Whether an episode's state (and a final answer) passes every criterion."""
-    return all(v.passed for v in check_criteria(criteria, episode, answer))
+def passes(criteria: Sequence[Any], episode: Episode, answer: str = "", since: Snapshot | None = None) -> bool:
+    """Whether an episode's state (and a final answer) passes every criterion, checked from ``since``."""
+    return all(v.passed for v in check_criteria(criteria, episode, answer, since))
 
 
 def has_unused_step(world: World, task: Task) -> bool:
     """Whether a step before the last neither writes nor finds anything a later step uses."""
     n = len(task.solution)
-    used = {p.get("step") for s in task.solution for p in s.provenance.values() if p["kind"] == "step"}
+    used = {k for s in task.solution for p in s.provenance.values() for k in provenance_sources(p)}
     return any(
         not world.catalog.tools[step.tool].writes and j not in used and j != n - 1
         for j, step in enumerate(task.solution)
@@ -74,25 +74,33 @@ def is_ambiguous(task: Task, results: Sequence[Any]) -> bool:
         results: Each solution step's result.
     """
     return any(
-        prov["kind"] == "step" and "[" in str(prov.get("field", "")) and not is_singleton(results[prov["step"]])
+        "[" in field and not is_singleton(results[k])
         for step in task.solution
         for prov in step.provenance.values()
+        for k, field in provenance_fields(prov)
     )
 
 
 def leaks(task: Task) -> bool:
-    """Whether the instruction states a value of three or more characters that a step had to find.
+    """Whether the instruction states a value of three or more characters that a step had to find or derive.
 
-    Values the solution also takes as given or literal arguments are stated anyway and do not count.
+    Values the solution also takes as given or literal arguments are stated anyway and do not count,
+    nor does a value seen only inside a stated one (the domain inside a stated e-mail address).
     """
-    stated = {json.dumps(v) for s in task.solution for k, v in s.arguments.items() if s.provenance[k]["kind"] != "step"}
+    given = [
+        v for s in task.solution for k, v in s.arguments.items() if s.provenance[k]["kind"] in ("given", "literal")
+    ]
+    stated = {json.dumps(v) for v in given}
+    text = task.instruction
+    for value in sorted((v for v in given if isinstance(v, str) and len(v) >= 3), key=len, reverse=True):
+        text = text.replace(value, " ")
     for step in task.solution:
         for name, prov in step.provenance.items():
-            if prov["kind"] != "step":
+            if prov["kind"] not in ("step", "derived"):
                 continue
             value = step.arguments[name]
             for v in value if isinstance(value, list) else [value]:
-                if isinstance(v, str) and len(v) >= 3 and json.dumps(v) not in stated and v in task.instruction:
+                if isinstance(v, str) and len(v) >= 3 and json.dumps(v) not in stated and v in text:
                     return True
     return False
 
@@ -118,11 +126,11 @@ def validate_task(world: World, task: Task, *, reference_hash: str | None = None
     if not is_dag(task.criteria):
         return "bad_dag"
     # One execution serves gates 1 to 3: the state after k steps is the prefix of length k.
-    oracle = run_solution(world, task, probe=lambda ep: passes(task.criteria, ep), stop_at_failure=True)
+    oracle = run_solution(world, task, probe=lambda ep, base: passes(task.criteria, ep, "", base), stop_at_failure=True)
     if not oracle.ok:
         return "unreplayable"
     # Gate 1: the oracle passes every criterion.
-    if not passes(task.criteria, oracle.episode, task_answer(task)):
+    if not passes(task.criteria, oracle.episode, task_answer(task), oracle.base):
         return "oracle_fails"
     # Gate 2: doing nothing fails.
     if oracle.probes[0]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from compoworld.engine.catalog import Catalog
     from compoworld.engine.tools import Tool
 
-__all__ = ["Port", "ToolGraph", "input_ports", "normalise_path", "output_ports"]
+__all__ = ["Port", "ToolGraph", "field_label", "input_ports", "label", "normalise_path", "output_ports"]
 
 MAX_DEPTH = 6
 
@@ -41,6 +41,17 @@ def normalise_path(path: str) -> str:
         The path in the form :func:`input_ports` and :func:`output_ports` give.
     """
     return _INDEX.sub("[]", path)
+
+
+def label(name: str) -> str:
+    """An argument or field name in words: ``contact_id`` -> ``contact``."""
+    return name.replace("_", " ").replace(" id", "").strip()
+
+
+def field_label(path: str) -> str:
+    """The last field of a result path in words: ``items[0].email_address`` -> ``email address``."""
+    last = re.sub(r"\[\d*\]", "", path).split(".")[-1]
+    return label(last)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,28 +1,37 @@
-"""Rendering: a walk's instruction, the given facts it states, and the answer it asks for.
+"""Rendering: a walk's instruction, its plan, the given facts it states, and the answer it asks for.
 
-The instruction has one numbered sentence per step: the tool's intent in its
-service, the given and literal arguments with their values, and the earlier
-steps whose findings the step uses, named by what they found, never by value
-(an agent must discover those). When the last step only reads, the
-instruction asks to report a value it returns (:func:`reported_answer`).
+The instruction is what a colleague would send (:func:`instruction`): what
+happened (the trigger event), then the outcomes that must hold afterwards, one
+sentence per write, in business words. It never names a tool, numbers a step or
+points at "step N": reads are left for the agent to find, and a value an
+earlier step finds is named by what it is ("the tracking number of the
+shipment"), never stated. The facts the agent cannot discover (who, which
+order, which mailbox) and plain values (a priority, a quantity) are stated.
+When the last step only reads, it asks to report a value it returns
+(:func:`reported_answer`).
+
+The plan (:func:`plan`) is the step list in words, kept in the task for
+debugging and analysis and never shown to the agent.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
 from typing import Any
 
-from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.graph import ToolGraph, field_label, label
+from compoworld.tasks.transforms import transform_phrase
 from compoworld.tasks.walk import NAMEABLE, WEAK, Walk, produced_values
 from compoworld.world.world import World
 
 __all__ = [
     "field_label",
     "given_facts",
+    "goal_sentence",
     "instruction",
     "label",
+    "plan",
     "render_value",
     "reported_answer",
     "step_sentence",
@@ -31,17 +40,6 @@ __all__ = [
 _CONNECTORS_FIRST = ("First, ", "To begin, ", "")
 _CONNECTORS_MID = ("Then ", "Next, ", "After that, ", "Once that is done, ")
 _CONNECTORS_LAST = ("Finally, ", "Last, ", "To finish, ")
-
-
-def label(name: str) -> str:
-    """An argument or field name in words: ``contact_id`` -> ``contact``."""
-    return name.replace("_", " ").replace(" id", "").strip()
-
-
-def field_label(path: str) -> str:
-    """The last field of a result path in words: ``items[0].email_address`` -> ``email address``."""
-    last = re.sub(r"\[\d*\]", "", path).split(".")[-1]
-    return label(last)
 
 
 def render_value(value: Any) -> str:
@@ -131,21 +129,118 @@ def step_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
     return text
 
 
+_OPENERS = (
+    "Please follow up:",
+    "Can you take care of this?",
+    "Here is what we need:",
+    "Please handle it:",
+    "What needs to happen now:",
+)
+_GLUE = ("", "Also, ", "Then ", "And ")
+_ASK = (
+    "In your reply, tell me the {what}.",
+    "Reply with the {what} when you are done.",
+    "Let me know the {what} in your answer.",
+)
+
+
+def _source(world: World, walk: Walk, k: int, field: str) -> str:
+    """A found value named by what it is and where it lives: ``the tracking number in Parcelly``."""
+    tool = world.catalog.tools[walk.steps[k].tool]
+    where = world.catalog.services[tool.service].title
+    made = "you create" if tool.writes else "on record"
+    return f"the {field_label(field)} {made} in {where}"
+
+
+def _stated(walk: Walk, j: int) -> list[str]:
+    step = walk.steps[j]
+    return [
+        f"{label(name)} {render_value(step.arguments[name])}"
+        for name, prov in step.provenance.items()
+        if prov.kind in ("given", "literal")
+    ]
+
+
+def goal_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
+    """What must be true after write ``j``, in business words, with no tool name and no step number.
+
+    Args:
+        world: The walk's world.
+        walk: The walk.
+        j: A writing step.
+        rng: Picks the wording.
+
+    Returns:
+        The sentence, ending with a full stop.
+    """
+    step = walk.steps[j]
+    tool = world.catalog.tools[step.tool]
+    svc = world.catalog.services[tool.service].title
+    uses = []
+    body = None
+    for name, prov in step.provenance.items():
+        if prov.kind == "compose":
+            facts = [_source(world, walk, k, path) for k, path in prov.parts]
+            body = " and ".join(dict.fromkeys(facts))
+        elif prov.kind == "derived" and prov.step is not None and prov.transform:
+            source = _source(world, walk, prov.step, prov.field or name)
+            uses.append(f"{label(name)} {transform_phrase(prov.transform, source, dict(prov.params))}")
+        elif prov.kind == "step" and prov.step is not None and not str(prov.semantic).endswith(".id"):
+            # Which record a write acts on goes without saying; where its values come from does not.
+            uses.append(f"{label(name)} from {_source(world, walk, prov.step, prov.field or name)}")
+    intent = tool.intent
+    text = f"{intent[:1].upper()}{intent[1:]} in {svc}"
+    stated = _stated(walk, j)
+    if stated:
+        text += " (" + "; ".join(stated) + ")"
+    if uses:
+        text += rng.choice((", with ", ", taking ", ", using ")) + " and ".join(dict.fromkeys(uses))
+    if body is not None:
+        text += rng.choice((": the message must tell them ", ", telling them ", ", and say in it ")) + body
+    return text + "."
+
+
+def plan(world: World, walk: Walk) -> list[str]:
+    """The walk's steps in words, numbered, with the steps each one uses (kept in the task, never shown)."""
+    rng = random.Random(0)  # the plan's wording is fixed: it is for reading, not for variety
+    return [f"{j + 1}. {step_sentence(world, walk, j, rng)}" for j in range(len(walk.steps))]
+
+
 def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) -> tuple[str, dict[str, Any]]:
     """Render a walk's instruction and the given facts it states.
+
+    The trigger event first (when the walk has one), then the facts to go on (what the
+    reads start from), then one goal sentence per write, then what to report.
 
     Args:
         world: The walk's world.
         graph: Its dependency graph.
         walk: The walk.
-        rng: Picks the phrasing (consumed step by step, in order).
+        rng: Picks the phrasing (consumed in order).
 
     Returns:
         ``(instruction, given facts by label)``.
     """
-    sentences = [f"{j + 1}. {step_sentence(world, walk, j, rng)}." for j in range(len(walk.steps))]
-    if world.catalog.tools[walk.steps[-1].tool].annotations.read_only:
+    tools = world.catalog.tools
+    parts = [walk.trigger] if walk.trigger else []
+    context = []
+    for j, step in enumerate(walk.steps):
+        tool = tools[step.tool]
+        if tool.writes or (j == 0 and walk.trigger):
+            continue
+        stated = _stated(walk, j)
+        if stated:
+            svc = world.catalog.services[tool.service].title
+            context.append(f"In {svc}, go by {' and '.join(stated)}.")
+    parts.extend(context)
+    goals = [goal_sentence(world, walk, j, rng) for j, step in enumerate(walk.steps) if tools[step.tool].writes]
+    if goals:
+        parts.append(rng.choice(_OPENERS))
+        for i, goal in enumerate(goals):
+            glue = rng.choice(_GLUE) if i else ""
+            parts.append(glue + (goal[:1].lower() + goal[1:] if glue else goal))
+    if tools[walk.steps[-1].tool].annotations.read_only:
         ans = reported_answer(graph, walk)
         if ans is not None:
-            sentences.append(f"Report the {field_label(ans[0])} you find in your final answer.")
-    return "\n".join(sentences), given_facts(walk)
+            parts.append(rng.choice(_ASK).format(what=field_label(ans[0])))
+    return " ".join(parts), given_facts(walk)

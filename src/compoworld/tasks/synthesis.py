@@ -22,13 +22,13 @@ from typing import Any
 from compoworld.engine.episode import Episode
 from compoworld.engine.state import canonical_json
 from compoworld.tasks.arguments import ValuePool
-from compoworld.tasks.criteria import TransitionCriterion
+from compoworld.tasks.criteria import MessageCriterion, TransitionCriterion
 from compoworld.tasks.derive import derive_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.render import instruction
+from compoworld.tasks.render import instruction, plan
 from compoworld.tasks.task import SolutionStep, Task, solution_signature
-from compoworld.tasks.walk import Walk, WalkConfig, draw_walk
+from compoworld.tasks.walk import Step, Walk, WalkConfig, draw_walk
 from compoworld.world.world import World
 
 __all__ = [
@@ -59,6 +59,14 @@ class TaskBuild:
 
     task: Task | None
     reason: str = ""
+
+
+def _solution_step(step: Step) -> SolutionStep:
+    return SolutionStep(
+        tool=step.tool,
+        arguments=json.loads(canonical_json(step.arguments)),
+        provenance={n: p.to_dict() for n, p in step.provenance.items()},
+    )
 
 
 class Synthesizer:
@@ -93,7 +101,7 @@ class Synthesizer:
         if derived is None:
             return TaskBuild(None, "unverifiable")
         criteria, oracle = derived.criteria, derived.episode
-        if not any(isinstance(c, TransitionCriterion) for c in criteria):
+        if not any(isinstance(c, TransitionCriterion | MessageCriterion) for c in criteria):
             return TaskBuild(None, "no_transition")
         text, given = instruction(self.world, self.graph, walk, rng)
         task = self._task(walk, criteria, text, given, oracle, seed=seed, index=index, rng=rng)
@@ -129,7 +137,7 @@ class Synthesizer:
     def _metadata(self, walk: Walk) -> dict[str, Any]:
         tools = self.world.catalog.tools
         services = walk.services
-        fan_in = any(len({p.step for p in s.provenance.values() if p.kind == "step"}) >= 2 for s in walk.steps)
+        fan_in = any(len({k for p in s.provenance.values() for k in p.sources}) >= 2 for s in walk.steps)
         return {
             "services": services,
             "length": len(walk.steps),
@@ -160,17 +168,13 @@ class Synthesizer:
             world_seed=self.world.seed,
             world_version=self.world.version,
             catalog=self.world.catalog.fingerprint,
+            setup=[_solution_step(s) for s in walk.setup],
+            trigger=walk.trigger,
             instruction=text,
             given=given,
             tools=sorted(own + self.distractors(walk, rng)),
-            solution=[
-                SolutionStep(
-                    tool=s.tool,
-                    arguments=json.loads(canonical_json(s.arguments)),
-                    provenance={n: p.to_dict() for n, p in s.provenance.items()},
-                )
-                for s in walk.steps
-            ],
+            solution=[_solution_step(s) for s in walk.steps],
+            plan=plan(self.world, walk),
             criteria=criteria,
             recording=oracle.recording,
             metadata=self._metadata(walk),

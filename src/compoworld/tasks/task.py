@@ -1,9 +1,11 @@
 """The task format: what a synthesized task holds, enough to re-verify it anywhere.
 
-A :class:`Task` carries its seed and world version, the instruction the agent
-sees and the facts it states, the tools shown, the oracle solution with the
-provenance of every argument, the rubric criteria and the recorded open-world
-answers (docs/design.md §5).
+A :class:`Task` carries its seed and world version, the setup calls that put
+its trigger event into the episode, the instruction the agent sees (what
+happened and what must be true afterwards) and the facts it states, the plan
+(the steps in words, never shown), the tools shown, the oracle solution with
+the provenance of every argument, the rubric criteria and the recorded
+open-world answers (docs/design.md §5).
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from compoworld.engine.openworld import Recording
 from compoworld.engine.state import WorldState, canonical_json
 from compoworld.tasks.criteria import AnswerCriterion, Criterion
 
-__all__ = ["SolutionStep", "Task", "check_task_world", "solution_signature", "task_answer"]
+__all__ = [
+    "SolutionStep",
+    "Task",
+    "check_task_world",
+    "provenance_fields",
+    "provenance_sources",
+    "solution_signature",
+    "task_answer",
+]
 
 
 class SolutionStep(BaseModel):
@@ -28,7 +38,8 @@ class SolutionStep(BaseModel):
     tool: str = Field(description="Tool name.")
     arguments: dict[str, Any] = Field(description="Arguments as called.")
     provenance: dict[str, dict[str, Any]] = Field(
-        description="Per argument: {kind: given|step|literal, step?, field?, semantic?}."
+        description="Per argument: {kind: given|step|literal|derived|compose, step?, field?, semantic?, "
+        "transform?, params?, parts?}."
     )
 
 
@@ -43,13 +54,36 @@ class Task(BaseModel):
     world_seed: int = Field(description="Seed of the world the task lives in.")
     world_version: str = Field(description="Version hash of that world.")
     catalog: str = Field(description="Catalog fingerprint.")
+    setup: list[SolutionStep] = Field(
+        default_factory=list, description="Calls made before the agent starts: the trigger event."
+    )
+    trigger: str = Field(default="", description="What happened, as the instruction opens with it (empty: none).")
     instruction: str = Field(description="What the agent is asked, in natural English.")
     given: dict[str, Any] = Field(description="The facts the instruction states, by label.")
     tools: list[str] = Field(description="Tools shown to the agent: the solution's plus distractors.")
     solution: list[SolutionStep] = Field(description="The oracle solution.")
+    plan: list[str] = Field(default_factory=list, description="The solution's steps in words (never shown).")
     criteria: list[Criterion] = Field(description="The rubric.")
     recording: Recording = Field(default_factory=Recording, description="Open-world answers of the oracle run.")
     metadata: dict[str, Any] = Field(description="services, length, writes, fan_in, open_world_steps, difficulty.")
+
+
+def provenance_fields(prov: dict[str, Any]) -> list[tuple[int, str]]:
+    """The ``(step, field)`` of each found value an argument uses (none for given and literal ones).
+
+    Args:
+        prov: One argument's provenance as a task stores it (``step``, ``derived`` or ``compose``).
+    """
+    if prov.get("kind") == "compose":
+        return [(int(p["step"]), str(p["field"])) for p in prov.get("parts", [])]
+    if prov.get("kind") in ("step", "derived") and prov.get("step") is not None:
+        return [(int(prov["step"]), str(prov.get("field", "")))]
+    return []
+
+
+def provenance_sources(prov: dict[str, Any]) -> list[int]:
+    """The earlier steps whose findings an argument uses (see :func:`provenance_fields`)."""
+    return [k for k, _ in provenance_fields(prov)]
 
 
 def task_answer(task: Task) -> str:

@@ -18,16 +18,22 @@ and validated tasks builds on it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from compoworld.engine.entities import Person
 from compoworld.engine.episode import Episode
 from compoworld.engine.tools import Tool
+from compoworld.tasks.actions import action_of, body_parameters
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
-from compoworld.tasks.graph import Port, ToolGraph, normalise_path
+from compoworld.tasks.candidates import CandidateIndex, StepState
+from compoworld.tasks.graph import Port, ToolGraph, field_label, label, normalise_path
+from compoworld.tasks.messages import compose_body, pick_facts
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
+from compoworld.tasks.transforms import apply_transform, draw_params, sources_for
+from compoworld.tasks.triggers import event_tools, fire_trigger, trigger_message
 from compoworld.world.world import World
 
 __all__ = [
@@ -60,18 +66,46 @@ NAMEABLE = frozenset(
 )
 
 
+# Parameters naming who sends a message (the rest name who gets it).
+_SENDER = re.compile(r"author|from|sender|admin|reply_to")
+_STATED = ("given", "literal")
+_NAMES = frozenset({"person.name", "person.first_name", "person.last_name"})
+
 # Links that alone do not make a step depend on another: any date, amount or title could be a coincidence.
 WEAK = frozenset({"date", "datetime", "money.amount", "text.title"})
 
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    """Where an argument came from."""
+    """Where an argument came from.
 
-    kind: Literal["step", "given", "literal"]
+    Attributes:
+        kind: ``step`` (found by an earlier step), ``given`` (a fact the instruction states),
+            ``literal`` (a plain value it states), ``derived`` (a found value through a named
+            transform, see :mod:`compoworld.tasks.transforms`) or ``compose`` (a message text
+            that carries found facts, see :mod:`compoworld.tasks.messages`).
+        step: For ``step`` and ``derived``: the step that found the value.
+        field: Where in that step's result.
+        semantic: The parameter's semantic type.
+        transform: For ``derived``: the transform's name.
+        params: For ``derived``: the transform's parameters (``(("days", 30),)``).
+        parts: For ``compose``: the ``(step, field)`` of each fact the text carries.
+    """
+
+    kind: Literal["step", "given", "literal", "derived", "compose"]
     step: int | None = None
     field: str | None = None
     semantic: str | None = None
+    transform: str | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+    parts: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def sources(self) -> list[int]:
+        """The earlier steps whose findings the argument uses."""
+        if self.kind == "compose":
+            return [k for k, _ in self.parts]
+        return [self.step] if self.kind in ("step", "derived") and self.step is not None else []
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -82,6 +116,11 @@ class Provenance:
             out["field"] = self.field
         if self.semantic is not None:
             out["semantic"] = self.semantic
+        if self.transform is not None:
+            out["transform"] = self.transform
+            out["params"] = dict(self.params)
+        if self.parts:
+            out["parts"] = [{"step": k, "field": f} for k, f in self.parts]
         return out
 
 
@@ -107,10 +146,19 @@ class Step:
 
 @dataclass(slots=True)
 class Walk:
-    """An executed walk: its steps and the oracle episode in its final state."""
+    """An executed walk: its steps and the oracle episode in its final state.
+
+    Attributes:
+        steps: The steps, in order.
+        episode: The episode after the setup and every step.
+        setup: Calls made before the first step: the trigger event the task opens with.
+        trigger: What the agent is told happened (empty without a setup).
+    """
 
     steps: list[Step]
     episode: Episode
+    setup: list[Step] = field(default_factory=list)
+    trigger: str = ""
 
     @property
     def services(self) -> list[str]:
@@ -130,6 +178,11 @@ class WalkConfig:
         fan_in: Require a step consuming values of two different earlier steps.
         open_world: Allow open-world tools.
         candidates: Tools tried per step before giving up.
+        trigger: Open the walk with an event on the record its first step finds (a status
+            change made in the setup); a walk whose record has no such event is rejected.
+        message: Chance that a walk ends by telling someone what it found (a mail, chat
+            message, SMS or note whose body carries found facts).
+        derive: Chance that a date parameter takes a found date plus some days.
     """
 
     min_length: int = 4
@@ -139,6 +192,9 @@ class WalkConfig:
     fan_in: bool = False
     open_world: bool = True
     candidates: int = 24
+    trigger: bool = True
+    message: float = 1.0
+    derive: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +223,10 @@ def flatten(value: Any, path: str = "", *, lists: bool = True) -> list[tuple[str
     elif path:
         out.append((path, value))
     return out
+
+
+def _quoted(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 def is_singleton(value: Any) -> bool:
@@ -210,6 +270,9 @@ class _Walker:
         self.tools = world.catalog.tools
         self.prior = RecipePrior.default()
         self.roles: dict[tuple[str, str, bool], Any] = self.graph.cache.setdefault("roles", {})
+        self.setup: list[Step] = []
+        self.trigger = ""
+        self.target = config.max_length
 
     def _holds(self, produced: Produced) -> str | None:
         """Whose value an earlier step produced (a customer's, an employee's …), or None if nobody's."""
@@ -239,38 +302,24 @@ class _Walker:
     def _tool(self, name: str) -> Tool:
         return self.tools[name]
 
+    def _index(self) -> CandidateIndex:
+        """The graph's candidate tables (built once per graph, shared by every walk)."""
+        return CandidateIndex.of(self.graph, self.tools, self.prior, NAMEABLE)
+
     def _allowed(self, name: str) -> bool:
-        tool = self.tools[name]
-        if tool.annotations.open_world and not self.config.open_world:
-            return False
-        return tool.service in self.services or len(self.services) < self.config.max_services
+        return self._index().allowed(name, self.services, self.config.max_services, self.config.open_world)
 
     def _required_ids(self) -> dict[str, frozenset[str]]:
         """The id types each tool requires (top-level or nested), computed once per graph."""
-        needs: dict[str, frozenset[str]] | None = self.graph.cache.get("required_ids")
-        if needs is None:
-            needs = {
-                n: frozenset(p.semantic for p in self.graph.inputs[n] if p.required and p.semantic.endswith(".id"))
-                for n in self.graph.tools
-            }
-            self.graph.cache["required_ids"] = needs
-        return needs
+        return self._index().required_ids
 
     def _starts(self) -> list[str]:
         """Read tools a walk can start from: no id needed, some fact an instruction can state."""
-        starts: list[str] | None = self.graph.cache.get("walk_starts")
-        if starts is None:
-            starts = [
-                n
-                for n in self.graph.tools
-                if self.tools[n].annotations.read_only
-                and not any(p.semantic.endswith(".id") for p in self.graph.inputs[n] if p.required)
-                and any(p.semantic in NAMEABLE and "[" not in p.path for p in self.graph.inputs[n])
-            ]
-            self.graph.cache["walk_starts"] = starts
-        return starts
+        return self._index().starts
 
-    def _fill(self, tool: Tool, first: bool) -> tuple[dict[str, Any], dict[str, Provenance]] | None:
+    def _fill(
+        self, tool: Tool, first: bool, *, lookup: bool = False
+    ) -> tuple[dict[str, Any], dict[str, Provenance]] | None:
         """Arguments for ``tool``: upstream values where types match, else givens or literals."""
         schema = tool.parameters_schema
         props = schema.get("properties", {})
@@ -289,6 +338,8 @@ class _Walker:
             for p in self.graph.inputs[tool.name]
             if p.semantic.endswith(".id") and ("." in p.path or p.path.endswith("[]"))
         }
+        message = tool.name in self._message_tools()
+        bodies = body_parameters(tool) if message else []
         for name, prop in props.items():
             if name in nested_ids and name not in ports:
                 # Records named inside a structure (invoice lines' items …) are ids an agent must
@@ -296,20 +347,19 @@ class _Walker:
                 if name in tool.required:
                     return None
                 continue
+            if name in bodies:
+                continue  # composed once the recipient is known
             port = ports.get(name) or ports.get(f"{name}[]")
             is_list = name not in ports and f"{name}[]" in ports
             required = name in tool.required
             if port is not None:
-                matches = [
-                    p for p in self.produced if p.semantic == port.semantic and not isinstance(p.value, dict | list)
-                ]
-                if port.semantic == "postal_address":
-                    matches = [p for p in self.produced if p.semantic == port.semantic]
-                if port.semantic in ROLE_BEARING and matches:
-                    # A value goes only where its owner belongs: a customer's e-mail to a recipient, not a supplier.
-                    accepted = self._accepts(tool.name, port.path)
-                    if accepted is not None:
-                        matches = [p for p in matches if (r := self._holds(p)) is None or role_fits(r, accepted)]
+                matches = self._matches(tool, port)
+                derived = None if is_list else self._derived(tool, port, bool(matches), required)
+                if derived is not None:
+                    args[name], prov[name] = derived
+                    used_upstream.add(prov[name].sources[0])
+                    strong = strong or port.semantic not in WEAK
+                    continue
                 if matches and (required or self.rng.random() < 0.5):
                     fresh = [p for p in matches if p.step == last_read]
                     pick = self.rng.choice(fresh or matches[-6:])
@@ -322,6 +372,8 @@ class _Walker:
                     if required:
                         return None  # ids are never given: an agent must discover them
                     continue
+                if message and required and port.semantic in ("email", "phone") and not _SENDER.search(name):
+                    return None  # a message goes to someone the work is about, never to a stranger
                 if port.semantic in NAMEABLE and (required or (first and not gave)):
                     value = gen.value(prop, schema)
                     args[name] = value
@@ -331,32 +383,134 @@ class _Walker:
             if required:
                 args[name] = gen.value(prop, schema)
                 prov[name] = Provenance("literal")
-        self._same_person(args, prov, ports)
+        if message:
+            body = self._body(args, prov, ports)
+            if body is None:
+                return None
+            for name in bodies[:1]:
+                args[name], prov[name] = body
+                used_upstream.update(prov[name].sources)
+                strong = True
+        if not self._same_person(args, prov, ports):
+            return None
         if first and not gave:
             return None  # a walk starts from a fact the instruction states
         if not first and not strong:
             return None
-        if last_read is not None and last_read not in used_upstream:
+        if last_read is not None and last_read not in used_upstream and not lookup:
             return None
         if self.config.fan_in and len(self.steps) >= 2 and len(used_upstream) < 2 and self._needs_fan_in():
             return None
         return args, prov
 
-    def _same_person(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> None:
+    def _matches(self, tool: Tool, port: Port) -> list[Produced]:
+        """Found values a parameter may take: of its type, and, for a person's or company's, of a fitting role."""
+        if port.semantic == "postal_address":
+            matches = [p for p in self.produced if p.semantic == port.semantic]
+        else:
+            matches = [p for p in self.produced if p.semantic == port.semantic and not isinstance(p.value, dict | list)]
+        if port.semantic in ROLE_BEARING and matches:
+            # A value goes only where its owner belongs: a customer's e-mail to a recipient, not a supplier.
+            accepted = self._accepts(tool.name, port.path)
+            if accepted is not None:
+                matches = [p for p in matches if (r := self._holds(p)) is None or role_fits(r, accepted)]
+        return matches
+
+    def _derived(self, tool: Tool, port: Port, direct: bool, required: bool) -> tuple[Any, Provenance] | None:
+        """A found value through a transform (a date plus some days, an e-mail's domain …), or None.
+
+        Dates are derived at the configured rate even when a found date would fit as it is (a
+        due date is rarely the order date); other types only when nothing found fits as it is.
+        """
+        transforms = sources_for(port.semantic)
+        if not transforms:
+            return None
+        if port.semantic == "date":
+            if self.rng.random() >= self.config.derive:
+                return None
+        elif direct or not (required or self.rng.random() < 0.5):
+            return None
+        accepted = self._accepts(tool.name, port.path) if port.semantic in ROLE_BEARING else None
+        for transform in transforms:
+            sources = [p for p in self.produced if p.semantic in transform.sources and isinstance(p.value, str)]
+            if transform.name == "email_domain":
+                sources = [
+                    p for p in sources if (r := self._holds(p)) is not None and role_fits(r, accepted or frozenset({r}))
+                ]
+            # The freshest finding first: the work goes on from what was just found.
+            for source in sorted(sources, key=lambda p: -p.step)[:3]:
+                params = draw_params(transform, self.rng)
+                value = apply_transform(transform.name, source.value, params)
+                if value is None or (transform.name == "email_domain" and value not in self._domains()):
+                    continue
+                return value, Provenance(
+                    "derived",
+                    source.step,
+                    source.path,
+                    port.semantic,
+                    transform=transform.name,
+                    params=tuple(sorted(params.items())),
+                )
+        return None
+
+    def _domains(self) -> set[str]:
+        """The web domains of the world's companies, built once per world."""
+        key = f"domains:{self.world.seed}:{self.world.version}"
+        domains: set[str] | None = self.graph.cache.get(key)
+        if domains is None:
+            domains = {c.domain.casefold() for c in self.world.population.companies}
+            self.graph.cache[key] = domains
+        return domains
+
+    def _stated(self, args: dict[str, Any], prov: dict[str, Provenance]) -> set[str]:
+        """The values the instruction will state: every given or literal argument so far."""
+        stated = {str(v) for s in self.steps for n, v in s.arguments.items() if s.provenance[n].kind in _STATED}
+        return stated | {str(v) for n, v in args.items() if prov[n].kind in _STATED}
+
+    def _body(
+        self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]
+    ) -> tuple[str, Provenance] | None:
+        """A message body telling facts the walk found, addressed to the person it goes to; None if nothing to tell."""
+        # Telling someone their own address, or what the instruction says anyway, tells nothing.
+        own = {str(v) for v in args.values() if not isinstance(v, list)} | {
+            str(x) for v in args.values() if isinstance(v, list) for x in v
+        }
+        facts = pick_facts(self.produced, self._stated(args, prov) | own, self.rng)
+        if not facts:
+            return None
+        name = None
+        people = self._people()
+        for pname, port in ports.items():
+            value = args.get(pname.removesuffix("[]"))
+            value = value[0] if isinstance(value, list) and value else value
+            if port.semantic == "email" and isinstance(value, str) and not _SENDER.search(pname):
+                person = people.get(value.casefold())
+                name = person.first_name if person else None
+                break
+        text = compose_body([(field_label(f.path), str(f.value)) for f in facts], name, self.rng)
+        return text, Provenance("compose", semantic="text.body", parts=tuple((f.step, f.path) for f in facts))
+
+    def _same_person(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> bool:
         """Make the stated name and phone of a record the ones of the person its e-mail belongs to.
 
         A record about a person takes every attribute from that person: never one person's name
         beside another's e-mail. Values found upstream are left as they are (they are facts).
+
+        Returns:
+            False when the record pairs someone's name with a mailbox that is nobody's (a team's
+            shared address): no value of the walk can make that one person.
         """
         emails = [n for n, port in ports.items() if port.semantic == "email" and isinstance(args.get(n), str)]
         # The record's own e-mail is the plain one; owner_email, cc … name other people.
         subject = "email" if "email" in emails else emails[0] if len(emails) == 1 else None
         if subject is None:
-            return
+            return True
         people = self._people()
         person = people.get(str(args[subject]).casefold())
         if person is None:
-            return
+            return not any(
+                port.semantic in _NAMES and self._named_elsewhere(args.get(n), None) for n, port in ports.items()
+            )
         own = {
             "person.first_name": person.first_name,
             "person.last_name": person.last_name,
@@ -372,9 +526,10 @@ class _Walker:
                 continue
             args[name] = own[port.semantic]
             prov[name] = Provenance("literal")
+        return True
 
-    def _named_elsewhere(self, value: Any, person: Person) -> bool:
-        """Whether ``value`` is the name or phone of someone other than ``person``."""
+    def _named_elsewhere(self, value: Any, person: Person | None) -> bool:
+        """Whether ``value`` is the name or phone of someone other than ``person`` (of anyone, for None)."""
         others = self.graph.cache.get(f"names:{self.world.seed}:{self.world.version}")
         if others is None:
             others = {}
@@ -382,8 +537,8 @@ class _Walker:
                 for key in (p.first_name, p.last_name, p.name, p.phone):
                     others.setdefault(key, set()).add(p.key)
             self.graph.cache[f"names:{self.world.seed}:{self.world.version}"] = others
-        owners: set[str] = others.get(value, set())
-        return bool(owners) and person.key not in owners
+        owners: set[str] = others.get(value, set()) if isinstance(value, str) else set()
+        return bool(owners) and (person is None or person.key not in owners)
 
     def _people(self) -> dict[str, Person]:
         """The world's people by e-mail, built once per world."""
@@ -401,58 +556,37 @@ class _Walker:
         )
 
     def _candidates(self) -> list[str]:
-        if not self.steps:
-            starts = [n for n in self._starts() if self._allowed(n)]
-            self.rng.shuffle(starts)
-            return starts
-        produced_semantics = sorted({p.semantic for p in self.produced})
-        have = set(produced_semantics)
-        needs = self._required_ids()
-        found = {n for sem in produced_semantics for n in self.graph.consumers.get(sem, ())}
-        # Only tools whose required ids an earlier step produced: ids are never given.
-        names = [n for n in sorted(found) if n not in self.used and needs[n] <= have and self._allowed(n)]
-        services = self.services
-        remaining = self.target - len(self.steps)
-        need_services = len(services) < self.config.min_services
-        need_write = not any(self._tool(s.tool).writes for s in self.steps)
-
-        want_write = need_write or remaining <= 2
-        traits = self._traits()
-        rand = self.rng.random
-        before = self._work_before()
-        # Weights after one tool, kept across walks: a walk sorts hundreds of candidates per step.
-        after: dict[str, float] = {} if before is None else self.graph.cache.setdefault(f"prior:{before.name}", {})
-
-        def key(n: str) -> float:
-            service, writes, delete = traits[n]
-            w = 4.0 if need_services and service not in services else 1.0
-            if before is not None:
-                # What real integrations do next: recipes weigh about 50 times an unexplained jump.
-                weight = after.get(n)
-                if weight is None:
-                    weight = after[n] = self.prior.weight(before, self.tools[n])
-                w *= weight
-            if writes and want_write:
-                w *= 3.0
-            if delete:
-                w *= 0.3
-            return -w * rand()
-
-        return sorted(names, key=key)
+        """The tools to try for the next step, best first (see :mod:`compoworld.tasks.candidates`)."""
+        cfg = self.config
+        first = not self.steps
+        state = StepState(
+            produced={p.semantic for p in self.produced},
+            used=self.used,
+            services=self.services,
+            before=self._work_before(),
+            need_services=len(self.services) < cfg.min_services,
+            want_write=not first
+            and (self.target - len(self.steps) <= 2 or not any(self._tool(s.tool).writes for s in self.steps)),
+            max_services=cfg.max_services,
+            open_world=cfg.open_world,
+        )
+        if first:
+            return self._index().first(state, self.rng, cfg.candidates)
+        return self._index().rank(state, self.rng, cfg.candidates)
 
     def _traits(self) -> dict[str, tuple[str, bool, bool]]:
         """(service, writes, is a delete) per tool, computed once per graph."""
-        traits: dict[str, tuple[str, bool, bool]] | None = self.graph.cache.get("traits")
-        if traits is None:
-            traits = {n: (t.service, t.writes, t.kind == "delete") for n, t in self.tools.items()}
-            self.graph.cache["traits"] = traits
-        return traits
+        return self._index().traits
 
-    def step(self) -> bool:
-        first = not self.steps
-        for name in self._candidates()[: self.config.candidates]:
+    def step(self, names: list[str] | None = None, *, lookup: bool = False) -> bool:
+        """Add one step: the first of ``names`` (default: the ranked candidates) that runs and changes what it should.
+
+        A ``lookup`` step finds a record from a stated fact, as a first step does, for the step after it.
+        """
+        first = not self.steps or lookup
+        for name in names if names is not None else self._candidates()[: self.config.candidates]:
             tool = self._tool(name)
-            filled = self._fill(tool, first)
+            filled = self._fill(tool, first, lookup=lookup)
             if filled is None:
                 continue
             args, prov = filled
@@ -473,13 +607,143 @@ class _Walker:
             return True
         return False
 
+    def _trigger(self) -> bool:
+        """Make an event on the record the first step found, before the walk goes on; False if none can be made.
+
+        The event goes into the setup; the first step is run again after it, so what it found is
+        what the agent will find.
+        """
+        first = self.steps[0]
+        service = self.tools[first.tool].service
+        own = [
+            p
+            for p in self.produced
+            if p.semantic.endswith(".id") and p.semantic.startswith(f"{service}.") and p.path.split(".")[-1] == "id"
+        ]
+        if not own or not isinstance(own[0].value, str):
+            return False
+        record = own[0]
+        snap = self.episode.snapshot()
+        fired = fire_trigger(
+            self.world, self.graph, self.episode, (record.semantic, record.value, service), self.pool, self.rng
+        )
+        if fired is None:
+            return False
+        again = self.episode.call(first.tool, first.arguments)
+        found = produced_values(0, again.result, self.graph.outputs[first.tool]) if again.ok else []
+        if not any(p.path == record.path and p.value == record.value for p in found):
+            self.episode.restore(snap)
+            return False  # the event moved the record out of what the first step finds
+        first.result = again.result
+        self.produced = found
+        noun = self.world.tables[fired.table].spec.noun
+        stated = [(n, first.arguments[n]) for n, p in first.provenance.items() if p.kind == "given"]
+        subject = f"the {noun}" + "".join(f" with {label(n)} {_quoted(v)}" for n, v in stated[:1])
+        self.setup = [
+            Step(fired.tool, fired.arguments, {n: Provenance("literal") for n in fired.arguments}, fired.result)
+        ]
+        self.trigger = trigger_message(self.world, fired, subject, self.rng)
+        return True
+
+    def _trigger_starts(self) -> list[str]:
+        """Starting reads whose record can take an event (a status a tool of its service sets), shuffled."""
+        starts: list[str] | None = self.graph.cache.get("trigger_starts")
+        if starts is None:
+            starts = []
+            for name in self._starts():
+                service = self.tools[name].service
+                own = {
+                    p.semantic
+                    for p in self.graph.outputs[name]
+                    if p.semantic.startswith(f"{service}.") and p.path.split(".")[-1] == "id"
+                }
+                if any(event_tools(self.world, self.graph, sem) for sem in own):
+                    starts.append(name)
+            self.graph.cache["trigger_starts"] = starts
+        names = [n for n in starts if self._allowed(n)]
+        self.rng.shuffle(names)
+        return names[: self.config.candidates]
+
+    def _notify(self) -> None:
+        """End the walk by telling someone what it found, if a message tool can reach them.
+
+        A message tool may need one record the walk did not find: the mailbox, channel or agent
+        it sends from. It is then looked up first, by a fact the instruction states (the
+        mailbox's address), as a team names its own mailbox.
+        """
+        have = {p.semantic for p in self.produced}
+        needs = self._required_ids()
+        after = self._work_before()
+        room = self.config.max_length - len(self.steps)
+        names = [
+            n
+            for n in self._message_tools()
+            if n not in self.used
+            and len(needs[n] - have) <= min(1, room - 1)
+            and (self.tools[n].service in self.services or len(self.services) < self.config.max_services)
+        ]
+        # What real integrations send after this kind of work comes first.
+        weights = {n: (self.prior.weight(after, self.tools[n]) if after else 1.0) * self.rng.random() for n in names}
+        for name in sorted(names, key=lambda n: -weights[n])[:4]:
+            missing = needs[name] - have
+            if missing:
+                (semantic,) = missing
+                if not self.step(self._lookups(semantic)[:3], lookup=True):
+                    continue
+                if semantic not in {p.semantic for p in self.produced if p.step == len(self.steps) - 1}:
+                    self._drop_last()
+                    continue
+            if self.step([name]):
+                return
+            if missing:
+                self._drop_last()
+
+    def _lookups(self, semantic: str) -> list[str]:
+        """Reads of a record's service that find it from a stated fact and need no id (once per graph)."""
+        cache: dict[str, list[str]] = self.graph.cache.setdefault("lookups", {})
+        if semantic not in cache:
+            service, resource = semantic.split(".")[:2]
+            found = [
+                n
+                for n in self._starts()
+                if self.tools[n].service == service and any(p.semantic == semantic for p in self.graph.outputs[n])
+            ]
+            # The read named after the record (list_mailboxes for a mailbox) before those that merely mention it.
+            cache[semantic] = sorted(found, key=lambda n: (resource not in n.split("__", 1)[1], n))
+        return cache[semantic]
+
+    def _drop_last(self) -> None:
+        """Take back the last step, a read (so the episode's state is as it was)."""
+        step = self.steps.pop()
+        index = len(self.steps)
+        self.produced = [p for p in self.produced if p.step != index]
+        self.used.discard(step.tool)
+        self.services = {self.tools[s.tool].service for s in self.steps}
+
+    def _message_tools(self) -> list[str]:
+        """The tools that send a message with a text body, computed once per graph."""
+        found: list[str] | None = self.graph.cache.get("message_tools")
+        if found is None:
+            found = sorted(n for n in self.graph.tools if action_of(self.tools[n]) == "message")
+            self.graph.cache["message_tools"] = found
+        return found
+
     def run(self) -> WalkResult:
         cfg = self.config
         self.target = self.rng.randint(cfg.min_length, cfg.max_length)
+        tell = self.rng.random() < cfg.message
+        if tell:
+            # Room for the message, and for looking up the mailbox or channel it goes out from.
+            self.target = max(cfg.min_length, min(self.target, cfg.max_length - 2))
         while len(self.steps) < self.target:
-            if not self.step():
+            names = self._trigger_starts() if cfg.trigger and not self.steps else None
+            if not self.step(names):
                 return WalkResult(None, "dead_end" if self.steps else "no_start")
-        walk = Walk(self.steps, self.episode)
+            if cfg.trigger and len(self.steps) == 1 and not self._trigger():
+                return WalkResult(None, "no_trigger")
+        if tell and not any(s.tool in self._message_tools() for s in self.steps):
+            self._notify()
+        walk = Walk(self.steps, self.episode, self.setup, self.trigger)
         if not any(self._tool(s.tool).writes for s in self.steps):
             return WalkResult(None, "no_write")
         if len(walk.services) < cfg.min_services:
@@ -506,7 +770,7 @@ def draw_walk(
         pool: Semantic values of the world (built if None).
 
     Returns:
-        The walk, or the reason none was drawn (``no_start``, ``dead_end``, ``no_write``,
-        ``too_few_services``, ``no_fan_in``).
+        The walk, or the reason none was drawn (``no_start``, ``no_trigger``, ``dead_end``,
+        ``no_write``, ``too_few_services``, ``no_fan_in``).
     """
     return _Walker(world, graph, pool or ValuePool.from_world(world), rng, config or WalkConfig()).run()

@@ -17,7 +17,10 @@ import random
 from compoworld.engine.entities import Company, Person, Place, Population, Product
 from compoworld.engine.types import PostalAddress
 
-__all__ = ["FIRST_NAMES", "LAST_NAMES", "PLACES", "build_population"]
+__all__ = ["FIRST_NAMES", "LAST_NAMES", "PERSONAL_DOMAINS", "PLACES", "build_population"]
+
+PERSONAL_DOMAINS = ("mailbox.net", "postbox.org", "inbox.io")
+"""Mail providers of the people who work for no company of the world: their domain is nobody's website."""
 
 FIRST_NAMES = [
     "Ada",
@@ -503,7 +506,7 @@ class _PeopleDrawer:
         first = rng.choice(FIRST_NAMES)
         last = rng.choice(LAST_NAMES)
         place = company.place if company and rng.random() < 0.8 else rng.choice(PLACES)
-        domain = company.domain if company else rng.choice(("mailbox.net", "postbox.org", "inbox.io"))
+        domain = company.domain if company else rng.choice(PERSONAL_DOMAINS)
         hire = _EPOCH_DATE - dt.timedelta(days=rng.randint(30, 3000)) if role == "employee" else None
         self.people.append(
             Person(

@@ -1,0 +1,204 @@
+"""Trigger events: what happened in the world just before the agent is asked to act.
+
+Automations start from an event: a deal moved to won, a ticket was marked
+urgent, an order was cancelled, an invoice went overdue. A scenario does the
+same. Once a walk's first step has found the record it is about, a trigger is a
+state change of that very record, made by a tool of its service that updates or
+moves it through its states (:func:`event_tools`, :func:`fire_trigger`). The
+call goes into the task's ``setup``: it runs before the agent starts, and the
+instruction opens with what happened (:func:`trigger_message`). Criteria are
+measured from the state after the setup, so the event itself earns nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from compoworld.engine.episode import Episode, StateDiff
+from compoworld.engine.records import generated_fields
+from compoworld.engine.tools import Tool, resolve_ref
+from compoworld.tasks.actions import action_of
+from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
+from compoworld.tasks.graph import ToolGraph
+from compoworld.world.world import World
+
+__all__ = ["Fired", "event_tools", "fire_trigger", "trigger_message"]
+
+# Fields an event may set: the ones people watch (status, stage, priority …), never free text.
+_WATCHED = ("status", "stage", "state", "priority", "severity", "tier", "level", "urgency", "health", "phase")
+_MESSAGES = (
+    "{svc} reports that {subject} changed: {change}.",
+    "Heads-up from {svc}: {subject} just changed, {change}.",
+    "We just got word from {svc} that {subject} was updated: {change}.",
+    "An alert came in from {svc}: {subject} changed, {change}.",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Fired:
+    """A trigger event made on an episode.
+
+    Attributes:
+        tool: The tool that made it.
+        arguments: Its arguments.
+        result: What it returned.
+        table: The table of the record it changed.
+        changes: The watched fields it changed and their new values.
+    """
+
+    tool: str
+    arguments: dict[str, Any]
+    result: Any
+    table: str
+    changes: dict[str, Any]
+
+
+def event_tools(world: World, graph: ToolGraph, id_semantic: str) -> list[str]:
+    """Tools that change a record identified by ``id_semantic`` as an event would (computed once per graph).
+
+    A tool qualifies when it updates or moves through states one record of its service, takes that
+    record's id as its only required id, and can set a watched field (status, stage, priority …)
+    or needs nothing else to make its change.
+
+    Args:
+        world: The world (for its catalog).
+        graph: The dependency graph (its cache keeps the answer).
+        id_semantic: The semantic type of the record's id, e.g. ``crm.deal.id``.
+
+    Returns:
+        Their names, sorted.
+    """
+    cache: dict[str, list[str]] = graph.cache.setdefault("event_tools", {})
+    if id_semantic in cache:
+        return cache[id_semantic]
+    found = []
+    for name in graph.consumers.get(id_semantic, ()):
+        tool = world.catalog.tools[name]
+        if action_of(tool) not in ("update", "transition"):
+            continue
+        ids = [p for p in graph.inputs[name] if p.required and p.semantic.endswith(".id")]
+        if len(ids) != 1 or ids[0].semantic != id_semantic or "." in ids[0].path or "[" in ids[0].path:
+            continue
+        if action_of(tool) == "update" and not _watched_enums(tool):
+            continue
+        found.append(name)
+    cache[id_semantic] = sorted(found)
+    return cache[id_semantic]
+
+
+def _watched_enums(tool: Tool) -> dict[str, list[Any]]:
+    """The tool's optional parameters with a closed set of values that name a watched field."""
+    schema = tool.parameters_schema
+    out: dict[str, list[Any]] = {}
+    for pname, prop in schema.get("properties", {}).items():
+        if pname in tool.required or not any(w in pname for w in _WATCHED):
+            continue
+        resolved = non_null(resolve_ref(prop, schema), schema)
+        values = resolved.get("enum")
+        if isinstance(values, list) and len(values) >= 2:
+            out[pname] = values
+    return out
+
+
+def _changes(world: World, diff: StateDiff) -> tuple[str, dict[str, Any]] | None:
+    """The one record a call changed and its watched fields' new values, or None if it did otherwise."""
+    tables = [(t, td) for t, td in diff.tables.items() if td.added or td.updated or td.removed]
+    if len(tables) != 1 or tables[0][1].added or tables[0][1].removed or len(tables[0][1].updated) != 1:
+        return None
+    table, td = tables[0]
+    generated = {name for name, _ in generated_fields(world.tables[table].spec.model)}
+    change = td.updated[0]
+    # A watched field (status, stage …) or a flag (suspended, archived): what a person would be alerted to.
+    watched = {
+        k: change.after[k]
+        for k in change.changed
+        if k not in generated
+        and (
+            isinstance(change.after[k], bool)
+            or (
+                any(w in k for w in _WATCHED)
+                and isinstance(change.after[k], str | int)
+                and len(str(change.after[k])) <= 40
+            )
+        )
+    }
+    return (table, watched) if watched else None
+
+
+def fire_trigger(
+    world: World,
+    graph: ToolGraph,
+    episode: Episode,
+    record: tuple[str, str, str],
+    pool: ValuePool,
+    rng: random.Random,
+) -> Fired | None:
+    """Make an event on one record: set a watched field through a tool of its service.
+
+    Args:
+        world: The world.
+        graph: Its dependency graph.
+        episode: The episode to make it on (changed only when an event is made).
+        record: ``(id semantic, id parameter value, service)`` of the record the walk found.
+        pool: The world's values (for the other arguments an event tool needs).
+        rng: Draws the tool and the new value.
+
+    Returns:
+        The event, or None when no tool of the record's service makes one.
+    """
+    id_semantic, record_id, service = record
+    names = [n for n in event_tools(world, graph, id_semantic) if world.catalog.tools[n].service == service]
+    rng.shuffle(names)
+    for name in names[:4]:
+        tool = world.catalog.tools[name]
+        id_param = next(p.path for p in graph.inputs[name] if p.required and p.semantic == id_semantic)
+        gen = ArgumentGenerator(world, pool, service, rng, fresh=False)
+        schema = tool.parameters_schema
+        base: dict[str, Any] = {id_param: record_id}
+        for pname in sorted(tool.required - {id_param}):
+            base[pname] = gen.value(schema["properties"][pname], schema)
+        tries: list[dict[str, Any]] = []
+        enums = _watched_enums(tool)
+        for pname in sorted(enums):
+            values = list(enums[pname])
+            rng.shuffle(values)
+            tries.extend(base | {pname: v} for v in values[:3])
+        if not enums:
+            tries.append(base)
+        for args in tries:
+            snap = episode.snapshot()
+            res = episode.call(name, args)
+            if not res.ok:
+                episode.restore(snap)
+                continue
+            found = _changes(world, episode.diff(snap))
+            if found is None:
+                episode.restore(snap)
+                continue
+            return Fired(name, args, res.result, found[0], found[1])
+    return None
+
+
+def trigger_message(world: World, fired: Fired, subject: str, rng: random.Random) -> str:
+    """What the agent is told happened, in words: the service, the record and its new values.
+
+    Args:
+        world: The world (for service titles and record nouns).
+        fired: The event.
+        subject: How the record is named, e.g. ``'the order with order number "SO-1042"'``.
+        rng: Picks the wording.
+    """
+    tool = world.catalog.tools[fired.tool]
+    svc = world.catalog.services[tool.service].title
+    change = " and ".join(_change(k, v) for k, v in list(fired.changes.items())[:2])
+    return rng.choice(_MESSAGES).format(svc=svc, subject=subject, change=change)
+
+
+def _change(name: str, value: Any) -> str:
+    """One changed field in words: ``its status is now "won"``, ``it is now suspended``."""
+    words = name.replace("_", " ")
+    if isinstance(value, bool):
+        return f"it is now {words}" if value else f"it is no longer {words}"
+    return f'its {words} is now "{value}"'
