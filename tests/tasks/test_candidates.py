@@ -8,11 +8,11 @@ import pytest
 
 from compoworld import Catalog
 from compoworld.tasks.candidates import (
-    DELETE_WEIGHT,
     NEW_SERVICE_WEIGHT,
     WANTED_WRITE_WEIGHT,
     CandidateIndex,
     StepState,
+    static_weight,
 )
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.prior import RecipePrior
@@ -58,7 +58,7 @@ def _states(index: CandidateIndex) -> list[StepState]:
 
 
 def _weights(index: CandidateIndex, state: StepState) -> dict[str, float]:
-    """Every tool that may follow, with its weight, by the rules as written (no tables)."""
+    """Every tool that may follow, with its weight, by the rules as written (no tables, no tiers)."""
     graph, tools, prior = index.graph, index.tools, index.prior
     out = {}
     for sem in state.produced:
@@ -76,8 +76,7 @@ def _weights(index: CandidateIndex, state: StepState) -> dict[str, float]:
                 w *= prior.weight(state.before, tool)
             if tool.writes and state.want_write:
                 w *= WANTED_WRITE_WEIGHT
-            if tool.kind == "delete":
-                w *= DELETE_WEIGHT
+            w *= static_weight(tool)
             out[name] = w
     return out
 

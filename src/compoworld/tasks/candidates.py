@@ -196,6 +196,9 @@ class CandidateIndex:
             The shared index (a new one if the arguments differ from the cached index's).
         """
         index = graph.cache.get(_CACHE_KEY)
+        # Identity first: walks ask for the index on every candidate check.
+        if isinstance(index, cls) and index.tools is tools and index.prior is prior and index.nameable is nameable:
+            return index
         if (
             not isinstance(index, cls)
             or index.tools is not tools
