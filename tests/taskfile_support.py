@@ -8,7 +8,21 @@ import subprocess
 import time
 from pathlib import Path
 
-__all__ = ["bad_task_files", "damage_middle_line", "kill_after"]
+__all__ = ["BAD_CASES", "bad_task_files", "damage_middle_line", "kill_after"]
+
+BAD_CASES = [
+    "duplicate",
+    "empty",
+    "blank",
+    "binary",
+    "not-utf8",
+    "json-array",
+    "wrong-object",
+    "not-json",
+    "directory",
+    "missing",
+]
+"""The names of the files :func:`bad_task_files` makes."""
 
 
 def bad_task_files(good: Path, where: Path) -> dict[str, tuple[Path, str]]:

@@ -12,21 +12,10 @@ from typer.testing import CliRunner
 
 from compoworld.cli import app
 from compoworld.tasks.taskset import synthesize
-from tests.taskfile_support import bad_task_files
+from tests.taskfile_support import BAD_CASES, bad_task_files
 
 SERVICES = ["crm", "mail"]
-CASES = [
-    "duplicate",
-    "empty",
-    "blank",
-    "binary",
-    "not-utf8",
-    "json-array",
-    "wrong-object",
-    "not-json",
-    "directory",
-    "missing",
-]
+CASES = BAD_CASES
 
 runner = CliRunner()
 

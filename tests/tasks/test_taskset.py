@@ -15,7 +15,7 @@ from compoworld.tasks import taskset
 from compoworld.tasks.synthesis import SynthConfig
 from compoworld.tasks.taskset import read_tasks, synthesize, verify_file
 from compoworld.tasks.walk import WalkConfig
-from tests.taskfile_support import bad_task_files, damage_middle_line, kill_after
+from tests.taskfile_support import BAD_CASES, bad_task_files, damage_middle_line, kill_after
 
 SERVICES = ["crm", "mail", "calendar", "invoicing", "payments"]
 SERVICE_ARGS = [a for s in SERVICES for a in ("--service", s)]
@@ -33,18 +33,7 @@ def bad_files(good: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
     return bad_task_files(good, tmp_path_factory.mktemp("bad"))
 
 
-CASES = [
-    "duplicate",
-    "empty",
-    "blank",
-    "binary",
-    "not-utf8",
-    "json-array",
-    "wrong-object",
-    "not-json",
-    "directory",
-    "missing",
-]
+CASES = BAD_CASES
 
 
 @pytest.mark.parametrize("case", CASES)

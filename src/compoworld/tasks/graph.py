@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from compoworld.engine.catalog import Catalog
     from compoworld.engine.tools import Tool
 
-__all__ = ["Port", "ToolGraph", "field_label", "input_ports", "label", "normalise_path", "output_ports"]
+__all__ = ["Port", "ToolGraph", "field_label", "input_ports", "label", "normalise_path", "output_ports", "render_value"]
 
 MAX_DEPTH = 6
 
@@ -52,6 +52,17 @@ def field_label(path: str) -> str:
     """The last field of a result path in words: ``items[0].email_address`` -> ``email address``."""
     last = re.sub(r"\[\d*\]", "", path).split(".")[-1]
     return label(last)
+
+
+def render_value(value: Any) -> str:
+    """A value as an instruction or a criterion states it: strings quoted, addresses on one line, else JSON."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        if {"street", "city", "postal_code", "country"} <= set(value):
+            return f"{value['street']}, {value['postal_code']} {value['city']}, {value['country']}"
+        return json.dumps(value, sort_keys=True)
+    return json.dumps(value)
 
 
 @dataclass(frozen=True, slots=True)

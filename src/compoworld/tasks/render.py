@@ -20,7 +20,7 @@ import json
 import random
 from typing import Any
 
-from compoworld.tasks.graph import ToolGraph, field_label, label
+from compoworld.tasks.graph import ToolGraph, field_label, label, render_value
 from compoworld.tasks.transforms import transform_phrase
 from compoworld.tasks.walk import NAMEABLE, WEAK, Walk, produced_values
 from compoworld.world.world import World
@@ -40,17 +40,6 @@ __all__ = [
 _CONNECTORS_FIRST = ("First, ", "To begin, ", "")
 _CONNECTORS_MID = ("Then ", "Next, ", "After that, ", "Once that is done, ")
 _CONNECTORS_LAST = ("Finally, ", "Last, ", "To finish, ")
-
-
-def render_value(value: Any) -> str:
-    """A value as an instruction or a criterion states it: strings quoted, addresses on one line, else JSON."""
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, dict):
-        if {"street", "city", "postal_code", "country"} <= set(value):
-            return f"{value['street']}, {value['postal_code']} {value['city']}, {value['country']}"
-        return json.dumps(value, sort_keys=True)
-    return json.dumps(value)
 
 
 def reported_answer(graph: ToolGraph, walk: Walk) -> tuple[str, str] | None:

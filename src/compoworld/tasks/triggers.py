@@ -18,7 +18,7 @@ from typing import Any
 
 from compoworld.engine.episode import Episode, StateDiff
 from compoworld.engine.records import generated_fields
-from compoworld.engine.tools import Tool, resolve_ref
+from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
 from compoworld.tasks.graph import ToolGraph
@@ -95,7 +95,7 @@ def _watched_enums(tool: Tool) -> dict[str, list[Any]]:
     for pname, prop in schema.get("properties", {}).items():
         if pname in tool.required or not any(w in pname for w in _WATCHED):
             continue
-        resolved = non_null(resolve_ref(prop, schema), schema)
+        resolved = non_null(prop, schema)
         values = resolved.get("enum")
         if isinstance(values, list) and len(values) >= 2:
             out[pname] = values
@@ -151,10 +151,10 @@ def fire_trigger(
     id_semantic, record_id, service = record
     names = [n for n in event_tools(world, graph, id_semantic) if world.catalog.tools[n].service == service]
     rng.shuffle(names)
+    gen = ArgumentGenerator(world, pool, service, rng, fresh=False)
     for name in names[:4]:
         tool = world.catalog.tools[name]
         id_param = next(p.path for p in graph.inputs[name] if p.required and p.semantic == id_semantic)
-        gen = ArgumentGenerator(world, pool, service, rng, fresh=False)
         schema = tool.parameters_schema
         base: dict[str, Any] = {id_param: record_id}
         for pname in sorted(tool.required - {id_param}):

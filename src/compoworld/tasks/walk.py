@@ -28,7 +28,7 @@ from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of, body_parameters
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.candidates import CandidateIndex, StepState
-from compoworld.tasks.graph import Port, ToolGraph, field_label, label, normalise_path
+from compoworld.tasks.graph import Port, ToolGraph, field_label, label, normalise_path, render_value
 from compoworld.tasks.messages import compose_body, pick_facts
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
@@ -223,10 +223,6 @@ def flatten(value: Any, path: str = "", *, lists: bool = True) -> list[tuple[str
     elif path:
         out.append((path, value))
     return out
-
-
-def _quoted(value: Any) -> str:
-    return f'"{value}"' if isinstance(value, str) else str(value)
 
 
 def is_singleton(value: Any) -> bool:
@@ -638,7 +634,7 @@ class _Walker:
         self.produced = found
         noun = self.world.tables[fired.table].spec.noun
         stated = [(n, first.arguments[n]) for n, p in first.provenance.items() if p.kind == "given"]
-        subject = f"the {noun}" + "".join(f" with {label(n)} {_quoted(v)}" for n, v in stated[:1])
+        subject = f"the {noun}" + "".join(f" with {label(n)} {render_value(v)}" for n, v in stated[:1])
         self.setup = [
             Step(fired.tool, fired.arguments, {n: Provenance("literal") for n in fired.arguments}, fired.result)
         ]
@@ -646,8 +642,13 @@ class _Walker:
         return True
 
     def _trigger_starts(self) -> list[str]:
-        """Starting reads whose record can take an event (a status a tool of its service sets), shuffled."""
-        starts: list[str] | None = self.graph.cache.get("trigger_starts")
+        """Starting reads whose record can take an event (a status a tool of its service sets), shuffled.
+
+        Asked only for a walk's first step, when no service is in use yet: which starts are allowed
+        then depends on the configuration alone, so the list is kept per configuration.
+        """
+        key = f"trigger_starts:{self.config.open_world}:{self.config.max_services}"
+        starts: list[str] | None = self.graph.cache.get(key)
         if starts is None:
             starts = []
             for name in self._starts():
@@ -657,10 +658,10 @@ class _Walker:
                     for p in self.graph.outputs[name]
                     if p.semantic.startswith(f"{service}.") and p.path.split(".")[-1] == "id"
                 }
-                if any(event_tools(self.world, self.graph, sem) for sem in own):
+                if self._allowed(name) and any(event_tools(self.world, self.graph, sem) for sem in own):
                     starts.append(name)
-            self.graph.cache["trigger_starts"] = starts
-        names = [n for n in starts if self._allowed(n)]
+            self.graph.cache[key] = starts
+        names = list(starts)
         self.rng.shuffle(names)
         return names[: self.config.candidates]
 
