@@ -17,7 +17,7 @@ from compoworld.agents.rollout import RolloutConfig, load_task_worlds, run_episo
 from compoworld.agents.session import TaskSession, WorldCache
 from compoworld.serve import ServeBackend, ServeLimits, SessionManager
 from compoworld.serve.http_server import create_app
-from compoworld.tasks.criteria import StateCriterion
+from compoworld.tasks.criteria import MessageCriterion, StateCriterion
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
 from compoworld.train.export import rl_rows
@@ -42,7 +42,10 @@ def _plays(task: Task) -> list[tuple[int, str]]:
     Nothing, half, up to the first write a criterion asks for, all without and with the answer.
     """
     n = len(task.solution)
-    first = min((c.step for c in task.criteria if isinstance(c, StateCriterion) and c.step is not None), default=0)
+    first = min(
+        (c.step for c in task.criteria if isinstance(c, StateCriterion | MessageCriterion) and c.step is not None),
+        default=0,
+    )
     plays = [(0, ""), (n // 2, ""), (first + 1, ""), (n, ""), (n, task_answer(task))]
     return list(dict.fromkeys(plays))
 
@@ -110,8 +113,10 @@ def test_rollout_trl_adapter_and_http_server_give_the_same_verdicts_for_the_same
                 rollout = _by_rollout(task, steps, answer, tasks_path)
                 assert rollout == _by_trl(task, steps, answer, rows[task.id]) == _by_http(task, steps, answer, client)
                 outcomes.add(tuple(passed for _, passed, _ in rollout))
-            # The plays differ in what they achieve, so equal verdicts are not equal by accident.
-            assert len(outcomes) >= 3, outcomes
+            # The plays differ in what they achieve, so equal verdicts are not equal by accident: as many
+            # outcomes as the task has steps that criteria judge, plus doing nothing (three at most).
+            judged = {c.step for c in task.criteria if c.step is not None}
+            assert len(outcomes) >= min(3, len(judged) + 1), outcomes
 
 
 def test_a_session_refuses_tools_the_task_does_not_give_and_calls_after_the_answer(tasks: list[Task]) -> None:

@@ -18,7 +18,7 @@ from compoworld.engine.types import SEMANTIC_KEY
 if TYPE_CHECKING:
     from compoworld.engine.tools import Tool
 
-__all__ = ["Action", "action_of", "body_parameters"]
+__all__ = ["Action", "action_of", "acts_as_outsider", "body_parameters", "ends"]
 
 Action = Literal["read", "create", "update", "transition", "delete", "message", "other"]
 """``read`` for tools that never write; ``other`` for a write whose verb says nothing known."""
@@ -58,6 +58,60 @@ for _action, _words in (
 ):
     for _word in _words.split():
         _VERBS[_word] = _action  # type: ignore[assignment]
+
+
+# Verbs that end a record's life or work: applied to a record the same task just made, they undo it.
+_ENDING = frozenset(
+    [
+        "delete",
+        "remove",
+        "trash",
+        "purge",
+        "discard",
+        "destroy",
+        "archive",
+        "cancel",
+        "close",
+        "complete",
+        "deactivate",
+        "void",
+        "unpublish",
+        "end",
+        "terminate",
+        "expire",
+        "withdraw",
+        "decline",
+        "reject",
+        "deny",
+        "revoke",
+        "suspend",
+        "disqualify",
+        "stop",
+        "drop",
+        "dismiss",
+    ]
+)
+_MARK_ENDING = re.compile(r"^mark_\w+_(done|lost|complete|completed|closed|inactive|cancelled|canceled)$")
+
+
+def ends(tool: Tool) -> bool:
+    """Whether a writing tool ends what it acts on (deletes, archives, cancels, marks done or lost …)."""
+    verb_phrase = tool.name.split("__", 1)[-1]
+    return tool.writes and (
+        tool.kind == "delete" or verb_phrase.split("_", 1)[0] in _ENDING or bool(_MARK_ENDING.match(verb_phrase))
+    )
+
+
+# Tools that play someone outside the team (a customer writing in): what they do is an event, not work.
+_OUTSIDER = re.compile(r"\bas (the|a) (customer|visitor|buyer|candidate|applicant)\b")
+
+
+def acts_as_outsider(tool: Tool) -> bool:
+    """Whether a tool acts as someone outside the team (``start a conversation as the customer``).
+
+    Such a tool simulates the world's other side; an agent working for the team never calls it.
+    """
+    return _OUTSIDER.search(tool.intent) is not None
 
 
 def body_parameters(tool: Tool) -> list[str]:

@@ -6,8 +6,9 @@ denominator, the target the project holds synthesis to (docs/design.md §5) and
 a few examples of tasks that miss it:
 
 * ``identity_consistency``: of the people a written record names by name and
-  by e-mail or phone (the top-level arguments, or one nested object), the share
-  whose name and contact belong to one person of the world;
+  by e-mail or phone (the top-level arguments, or one nested object; of several
+  e-mails, the one of the person the record is about), the share whose name and
+  contact belong to one person of the world;
 * ``role_fit``: of the links that carry a person's or company's value from a
   step's result into a later step's argument, the share whose roles fit (a
   customer's e-mail into a recipient, not a supplier field);
@@ -38,7 +39,7 @@ from compoworld.tasks.actions import action_of, body_parameters
 from compoworld.tasks.graph import input_ports
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.replay import run_solution
-from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
+from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, subject_email
 from compoworld.tasks.walk import flatten
 
 if TYPE_CHECKING:
@@ -170,6 +171,7 @@ def _identity_groups(arguments: dict[str, Any], semantics: dict[str, str]) -> li
 
     def visit(obj: dict[str, Any], prefix: str) -> None:
         group: dict[str, str] = {}
+        emails: dict[str, str] = {}
         for key, value in obj.items():
             path = f"{prefix}{key}"
             if isinstance(value, dict):
@@ -180,8 +182,14 @@ def _identity_groups(arguments: dict[str, Any], semantics: dict[str, str]) -> li
                         visit(item, f"{path}[].")
             elif isinstance(value, str):
                 semantic = semantics.get(path)
-                if semantic in ("person.name", "person.first_name", "person.last_name", "email", "phone"):
+                if semantic == "email":
+                    emails[key] = value
+                elif semantic in ("person.name", "person.first_name", "person.last_name", "phone"):
                     group.setdefault(semantic, value)
+        # A name goes with the e-mail of the person the record is about (``to`` beside ``from_email``).
+        own = subject_email(list(emails))
+        if own is not None:
+            group["email"] = emails[own]
         if group:
             groups.append(group)
 

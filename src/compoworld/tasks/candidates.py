@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from compoworld.engine.tools import Tool
     from compoworld.tasks.graph import ToolGraph
 
-from compoworld.tasks.actions import action_of
+from compoworld.tasks.actions import action_of, acts_as_outsider
 from compoworld.tasks.prior import RecipePrior
 
 __all__ = [
@@ -56,7 +56,7 @@ WANTED_WRITE_WEIGHT = 3.0
 DELETE_WEIGHT = 0.3
 """Multiplier for a delete: a task that mostly removes records teaches little."""
 
-ACTION_WEIGHTS: dict[str, float] = {"create": 0.5, "update": 1.5, "transition": 1.5, "message": 1.5}
+ACTION_WEIGHTS: dict[str, float] = {"create": 0.35, "update": 1.5, "transition": 1.5, "message": 1.5}
 """Multiplier per action of a write (see :func:`~compoworld.tasks.actions.action_of`); reads and others get 1."""
 
 _CACHE_KEY = "candidate_index"
@@ -161,12 +161,16 @@ class CandidateIndex:
         self._open = frozenset(n for n in names if tools[n].annotations.open_world)
         # Consumers needing no id per type; tools needing ids per id type (they follow once all were produced).
         self._free: dict[str, list[str]] = {}
+        # A tool that plays an outsider (a customer writing in) is no step of the team's work.
+        outsiders = frozenset(n for n in names if acts_as_outsider(tools[n]))
         for sem, users in graph.consumers.items():
-            free = [n for n in users if not self.required_ids[n]]
+            free = [n for n in users if not self.required_ids[n] and n not in outsiders]
             if free:
                 self._free[sem] = free
         self._by_id: dict[str, list[str]] = {}
         for n in names:
+            if n in outsiders:
+                continue
             for sem in sorted(self.required_ids[n]):
                 self._by_id.setdefault(sem, []).append(n)
         # Per tool before (None: no step yet that is not a lookup): each tool's weight without the walk's

@@ -18,7 +18,9 @@ each rule decided, so gaps in the tables show.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -39,7 +41,32 @@ __all__ = [
     "output_role",
     "role_coverage",
     "role_fits",
+    "sends",
+    "subject_email",
 ]
+
+_SENDS = re.compile(r"author|from|sender|admin|reply_to")
+
+
+def sends(param: str) -> bool:
+    """Whether a parameter names who sends or writes something (``from_email``, ``author_email``), not who gets it."""
+    return _SENDS.search(param) is not None
+
+
+def subject_email(params: Sequence[str]) -> str | None:
+    """Which of a record's e-mail parameters is the person the record is about.
+
+    The plain ``email`` if there is one; else the only one that does not name a sender (``to``
+    beside ``from_email``); else the only one. None when several people are named and none is
+    the record's own (``owner_email`` beside ``cc``): a name then belongs to nobody in particular.
+    """
+    if "email" in params:
+        return "email"
+    others = [p for p in params if not sends(p)]
+    if len(others) == 1:
+        return others[0]
+    return params[0] if len(params) == 1 else None
+
 
 ROLE_BEARING: frozenset[str] = frozenset(
     {

@@ -316,26 +316,43 @@ def synthesize(
     return stats
 
 
+def _provenance_text(prov: dict[str, Any]) -> str:
+    """Where an argument came from, in words (see :class:`~compoworld.tasks.walk.Provenance`)."""
+    kind = str(prov.get("kind"))
+    if kind == "given":
+        return "given"
+    if kind == "literal":
+        return "stated"
+    if kind == "compose":
+        parts = ", ".join(f"step {int(p['step']) + 1} `{p['field']}`" for p in prov.get("parts", []))
+        return f"a text carrying the facts of {parts}"
+    source = f"step {int(prov.get('step', 0)) + 1}, `{prov.get('field')}`"
+    if kind == "derived":
+        params = ", ".join(f"{k} {v}" for k, v in prov.get("params", {}).items())
+        return f"{prov.get('transform')}{f' ({params})' if params else ''} of {source}"
+    return f"from {source}" if kind == "step" else "?"
+
+
 def render_markdown(task: Task) -> str:
-    """A task for a human reader: instruction, given facts, solution with provenance, criteria."""
+    """A task for a human reader: trigger, instruction, given facts, plan, solution with provenance, criteria."""
     lines = [f"# Task {task.id}", ""]
     meta = task.metadata
     lines.append(
         f"{meta['length']} steps across {', '.join(meta['services'])}; {meta['writes']} write(s)"
         f"{'; fan-in' if meta.get('fan_in') else ''}; world seed {task.world_seed}, version {task.world_version}."
     )
-    lines += ["", "## Instruction", "", task.instruction, "", "## Given facts", ""]
+    if task.setup:
+        lines += ["", "## Trigger (the setup makes it before the agent starts)", ""]
+        lines += [f"- `{s.tool}` {json.dumps(s.arguments, ensure_ascii=False)}" for s in task.setup]
+    lines += ["", "## Instruction (what the agent sees)", "", task.instruction, "", "## Given facts", ""]
     lines += [f"- {k}: `{json.dumps(v, ensure_ascii=False)}`" for k, v in task.given.items()] or ["- (none)"]
+    if task.plan:
+        lines += ["", "## Plan (never shown to the agent)", "", *task.plan]
     lines += ["", "## Oracle solution", ""]
     for i, step in enumerate(task.solution, start=1):
         lines.append(f"{i}. `{step.tool}`")
         for name, value in step.arguments.items():
-            prov = step.provenance.get(name, {})
-            where = {
-                "given": "given",
-                "literal": "stated",
-                "step": f"from step {int(prov.get('step', 0)) + 1}, `{prov.get('field')}`",
-            }.get(str(prov.get("kind")), "?")
+            where = _provenance_text(step.provenance.get(name, {}))
             lines.append(f"   - `{name}` = `{json.dumps(value, ensure_ascii=False)}` ({where})")
     lines += ["", "## Criteria", "", "| id | kind | depends on | description |", "|---|---|---|---|"]
     for c in task.criteria:

@@ -45,6 +45,7 @@ class Fired:
         arguments: Its arguments.
         result: What it returned.
         table: The table of the record it changed.
+        record: That record's id.
         changes: The watched fields it changed and their new values.
     """
 
@@ -52,6 +53,7 @@ class Fired:
     arguments: dict[str, Any]
     result: Any
     table: str
+    record: str
     changes: dict[str, Any]
 
 
@@ -102,7 +104,7 @@ def _watched_enums(tool: Tool) -> dict[str, list[Any]]:
     return out
 
 
-def _changes(world: World, diff: StateDiff) -> tuple[str, dict[str, Any]] | None:
+def _changes(world: World, diff: StateDiff) -> tuple[str, str, dict[str, Any]] | None:
     """The one record a call changed and its watched fields' new values, or None if it did otherwise."""
     tables = [(t, td) for t, td in diff.tables.items() if td.added or td.updated or td.removed]
     if len(tables) != 1 or tables[0][1].added or tables[0][1].removed or len(tables[0][1].updated) != 1:
@@ -124,7 +126,7 @@ def _changes(world: World, diff: StateDiff) -> tuple[str, dict[str, Any]] | None
             )
         )
     }
-    return (table, watched) if watched else None
+    return (table, change.id, watched) if watched else None
 
 
 def fire_trigger(
@@ -177,7 +179,7 @@ def fire_trigger(
             if found is None:
                 episode.restore(snap)
                 continue
-            return Fired(name, args, res.result, found[0], found[1])
+            return Fired(name, args, res.result, *found)
     return None
 
 

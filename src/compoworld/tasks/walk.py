@@ -18,22 +18,22 @@ and validated tasks builds on it.
 from __future__ import annotations
 
 import random
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from compoworld.engine.entities import Person
-from compoworld.engine.episode import Episode
+from compoworld.engine.episode import Episode, StateDiff
 from compoworld.engine.tools import Tool
-from compoworld.tasks.actions import action_of, body_parameters
+from compoworld.tasks.actions import action_of, body_parameters, ends
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.candidates import CandidateIndex, StepState
 from compoworld.tasks.graph import Port, ToolGraph, field_label, label, normalise_path, render_value
 from compoworld.tasks.messages import compose_body, pick_facts
 from compoworld.tasks.prior import RecipePrior
-from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
+from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, sends, subject_email
 from compoworld.tasks.transforms import apply_transform, draw_params, sources_for
-from compoworld.tasks.triggers import event_tools, fire_trigger, trigger_message
+from compoworld.tasks.triggers import Fired, event_tools, fire_trigger, trigger_message
 from compoworld.world.world import World
 
 __all__ = [
@@ -67,9 +67,19 @@ NAMEABLE = frozenset(
 
 
 # Parameters naming who sends a message (the rest name who gets it).
-_SENDER = re.compile(r"author|from|sender|admin|reply_to")
-_STATED = ("given", "literal")
 _NAMES = frozenset({"person.name", "person.first_name", "person.last_name"})
+_UNSET = object()
+# How a stated value names its person, and which roles each kind of person of the world can play.
+_PERSON_KEYS: dict[str, Callable[[Person], str]] = {
+    "email": lambda p: p.email,
+    "phone": lambda p: p.phone,
+    "person.name": lambda p: p.name,
+}
+_PLAYS: dict[str, frozenset[str]] = {
+    "employee": frozenset({"employee"}),
+    "contact": frozenset({"customer", "vendor", "candidate", "public"}),
+    "consumer": frozenset({"customer", "candidate", "patient", "student", "guest", "tenant", "donor", "public"}),
+}
 
 # Links that alone do not make a step depend on another: any date, amount or title could be a coincidence.
 WEAK = frozenset({"date", "datetime", "money.amount", "text.title"})
@@ -194,7 +204,7 @@ class WalkConfig:
     candidates: int = 24
     trigger: bool = True
     message: float = 1.0
-    derive: float = 0.5
+    derive: float = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +233,11 @@ def flatten(value: Any, path: str = "", *, lists: bool = True) -> list[tuple[str
     elif path:
         out.append((path, value))
     return out
+
+
+def _items(value: Any) -> list[Any]:
+    """A list's items, or the value alone."""
+    return value if isinstance(value, list) else [value]
 
 
 def is_singleton(value: Any) -> bool:
@@ -268,6 +283,9 @@ class _Walker:
         self.roles: dict[tuple[str, str, bool], Any] = self.graph.cache.setdefault("roles", {})
         self.setup: list[Step] = []
         self.trigger = ""
+        self.event: Fired | None = None
+        # (table, record, field) -> the value before the walk's first change of it.
+        self.original: dict[tuple[str, str, str], Any] = {}
         self.target = config.max_length
 
     def _holds(self, produced: Produced) -> str | None:
@@ -368,10 +386,10 @@ class _Walker:
                     if required:
                         return None  # ids are never given: an agent must discover them
                     continue
-                if message and required and port.semantic in ("email", "phone") and not _SENDER.search(name):
+                if message and required and port.semantic in ("email", "phone") and not sends(name):
                     return None  # a message goes to someone the work is about, never to a stranger
                 if port.semantic in NAMEABLE and (required or (first and not gave)):
-                    value = gen.value(prop, schema)
+                    value = self._given(tool, port) or gen.value(prop, schema)
                     args[name] = value
                     prov[name] = Provenance("given", semantic=port.semantic)
                     gave = True
@@ -380,7 +398,7 @@ class _Walker:
                 args[name] = gen.value(prop, schema)
                 prov[name] = Provenance("literal")
         if message:
-            body = self._body(args, prov, ports)
+            body = self._body(args, ports)
             if body is None:
                 return None
             for name in bodies[:1]:
@@ -449,6 +467,45 @@ class _Walker:
                 )
         return None
 
+    def _given(self, tool: Tool, port: Port) -> Any | None:
+        """A stated e-mail, phone or name of someone whose role fits the parameter (an employee as an owner).
+
+        Drawn from the values the tool's service holds, as any given is; None when the parameter takes
+        anyone's, or no one of a fitting role is among them.
+        """
+        if port.semantic not in _PERSON_KEYS:
+            return None
+        accepted = self._accepts(tool.name, port.path)
+        if accepted is None:
+            return None
+        key = (tool.service, port.semantic, accepted)
+        cache: dict[tuple[str, str, frozenset[str]], list[Any]] = self.graph.cache.setdefault(
+            f"givens:{self.world.seed}:{self.world.version}", {}
+        )
+        fit = cache.get(key)
+        if fit is None:
+            people = self._people_by(port.semantic)
+            values = self.pool.by_service.get(tool.service, {}).get(port.semantic) or self.pool.overall.get(
+                port.semantic, []
+            )
+            fit = cache[key] = [
+                v
+                for v in values
+                if isinstance(v, str)
+                and (person := people.get(v.casefold())) is not None
+                and _PLAYS[person.role] & accepted
+            ]
+        return self.rng.choice(fit) if fit else None
+
+    def _people_by(self, semantic: str) -> dict[str, Person]:
+        """The world's people by e-mail, phone or full name (casefolded), built once per world."""
+        key = f"people:{semantic}:{self.world.seed}:{self.world.version}"
+        people: dict[str, Person] | None = self.graph.cache.get(key)
+        if people is None:
+            people = {_PERSON_KEYS[semantic](p).casefold(): p for p in self.world.population.people}
+            self.graph.cache[key] = people
+        return people
+
     def _domains(self) -> set[str]:
         """The web domains of the world's companies, built once per world."""
         key = f"domains:{self.world.seed}:{self.world.version}"
@@ -458,28 +515,20 @@ class _Walker:
             self.graph.cache[key] = domains
         return domains
 
-    def _stated(self, args: dict[str, Any], prov: dict[str, Provenance]) -> set[str]:
-        """The values the instruction will state: every given or literal argument so far."""
-        stated = {str(v) for s in self.steps for n, v in s.arguments.items() if s.provenance[n].kind in _STATED}
-        return stated | {str(v) for n, v in args.items() if prov[n].kind in _STATED}
-
-    def _body(
-        self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]
-    ) -> tuple[str, Provenance] | None:
+    def _body(self, args: dict[str, Any], ports: dict[str, Port]) -> tuple[str, Provenance] | None:
         """A message body telling facts the walk found, addressed to the person it goes to; None if nothing to tell."""
-        # Telling someone their own address, or what the instruction says anyway, tells nothing.
-        own = {str(v) for v in args.values() if not isinstance(v, list)} | {
-            str(x) for v in args.values() if isinstance(v, list) for x in v
-        }
-        facts = pick_facts(self.produced, self._stated(args, prov) | own, self.rng)
+        # News is what a service assigned or a read found: a value some step was called with (stated,
+        # copied along, or the recipient's own address) tells nobody anything.
+        written = {str(x) for a in [*(s.arguments for s in self.steps), args] for v in a.values() for x in _items(v)}
+        facts = pick_facts(self.produced, written, self.rng)
         if not facts:
             return None
         name = None
-        people = self._people()
+        people = self._people_by("email")
         for pname, port in ports.items():
             value = args.get(pname.removesuffix("[]"))
             value = value[0] if isinstance(value, list) and value else value
-            if port.semantic == "email" and isinstance(value, str) and not _SENDER.search(pname):
+            if port.semantic == "email" and isinstance(value, str) and not sends(pname):
                 person = people.get(value.casefold())
                 name = person.first_name if person else None
                 break
@@ -487,7 +536,7 @@ class _Walker:
         return text, Provenance("compose", semantic="text.body", parts=tuple((f.step, f.path) for f in facts))
 
     def _same_person(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> bool:
-        """Make the stated name and phone of a record the ones of the person its e-mail belongs to.
+        """Make the stated name and phone of a record the ones of the person its e-mail (or only phone) belongs to.
 
         A record about a person takes every attribute from that person: never one person's name
         beside another's e-mail. Values found upstream are left as they are (they are facts).
@@ -497,11 +546,12 @@ class _Walker:
             shared address): no value of the walk can make that one person.
         """
         emails = [n for n, port in ports.items() if port.semantic == "email" and isinstance(args.get(n), str)]
-        # The record's own e-mail is the plain one; owner_email, cc … name other people.
-        subject = "email" if "email" in emails else emails[0] if len(emails) == 1 else None
+        phones = [n for n, port in ports.items() if port.semantic == "phone" and isinstance(args.get(n), str)]
+        # Without an e-mail, a record's only phone says whose it is (a chat contact's name and number).
+        subject = subject_email(emails) if emails else phones[0] if len(phones) == 1 else None
         if subject is None:
             return True
-        people = self._people()
+        people = self._people_by("email" if emails else "phone")
         person = people.get(str(args[subject]).casefold())
         if person is None:
             return not any(
@@ -535,15 +585,6 @@ class _Walker:
             self.graph.cache[f"names:{self.world.seed}:{self.world.version}"] = others
         owners: set[str] = others.get(value, set()) if isinstance(value, str) else set()
         return bool(owners) and (person is None or person.key not in owners)
-
-    def _people(self) -> dict[str, Person]:
-        """The world's people by e-mail, built once per world."""
-        key = f"people:{self.world.seed}:{self.world.version}"
-        people: dict[str, Person] | None = self.graph.cache.get(key)
-        if people is None:
-            people = {p.email.casefold(): p for p in self.world.population.people}
-            self.graph.cache[key] = people
-        return people
 
     def _needs_fan_in(self) -> bool:
         return not any(
@@ -587,11 +628,18 @@ class _Walker:
                 continue
             args, prov = filled
             before = self.episode.state_hash() if tool.writes else ""
+            snap = self.episode.snapshot() if tool.writes else None
             res = self.episode.call(name, args)
             if not res.ok:
                 continue
             if tool.writes and self.episode.state_hash() == before:
                 continue  # a write that changes nothing is no step of a task
+            if snap is not None:
+                change = self.episode.diff(snap)
+                if self._undoes(tool, change):
+                    self.episode.restore(snap)
+                    continue
+                self._remember(change)
             index = len(self.steps)
             found = produced_values(index, res.result, self.graph.outputs[name])
             if first and not found:
@@ -602,6 +650,38 @@ class _Walker:
             self.produced.extend(found)
             return True
         return False
+
+    def _undoes(self, tool: Tool, change: StateDiff) -> bool:
+        """Whether the write just made undoes the task's own work.
+
+        It does when it reverts the trigger event, sets a field back to what it was before an
+        earlier step changed it (mute, then unmute), or ends (deletes, archives, cancels, marks
+        done …) a record the walk itself created: no team asks for work only to take it back.
+        """
+        for table, td in change.tables.items():
+            for record in td.updated:
+                if any(self.original.get((table, record.id, k), _UNSET) == record.after.get(k) for k in record.changed):
+                    return True
+        event = self.event
+        if event is not None and event.table in change.tables:
+            for record in change.tables[event.table].updated:
+                if record.id == event.record and any(record.after.get(k) != v for k, v in event.changes.items()):
+                    return True
+        if not ends(tool):
+            return False
+        # A record the world does not hold is one the walk made.
+        for table, td in change.tables.items():
+            held = self.world.tables[table].records
+            if any(i not in held for i in [c.id for c in td.updated] + [str(r["id"]) for r in td.removed]):
+                return True
+        return False
+
+    def _remember(self, change: StateDiff) -> None:
+        """Keep what each field a step changed held before the walk first changed it."""
+        for table, td in change.tables.items():
+            for record in td.updated:
+                for k in record.changed:
+                    self.original.setdefault((table, record.id, k), record.before.get(k))
 
     def _trigger(self) -> bool:
         """Make an event on the record the first step found, before the walk goes on; False if none can be made.
@@ -635,6 +715,7 @@ class _Walker:
         noun = self.world.tables[fired.table].spec.noun
         stated = [(n, first.arguments[n]) for n, p in first.provenance.items() if p.kind == "given"]
         subject = f"the {noun}" + "".join(f" with {label(n)} {render_value(v)}" for n, v in stated[:1])
+        self.event = fired
         self.setup = [
             Step(fired.tool, fired.arguments, {n: Provenance("literal") for n in fired.arguments}, fired.result)
         ]
@@ -642,7 +723,7 @@ class _Walker:
         return True
 
     def _trigger_starts(self) -> list[str]:
-        """Starting reads whose record can take an event (a status a tool of its service sets), shuffled.
+        """Starting reads whose record can take an event (a status a tool of its service sets), drawn at random.
 
         Asked only for a walk's first step, when no service is in use yet: which starts are allowed
         then depends on the configuration alone, so the list is kept per configuration.
@@ -661,9 +742,7 @@ class _Walker:
                 if self._allowed(name) and any(event_tools(self.world, self.graph, sem) for sem in own):
                     starts.append(name)
             self.graph.cache[key] = starts
-        names = list(starts)
-        self.rng.shuffle(names)
-        return names[: self.config.candidates]
+        return self.rng.sample(starts, min(self.config.candidates, len(starts)))
 
     def _notify(self) -> None:
         """End the walk by telling someone what it found, if a message tool can reach them.
