@@ -20,6 +20,7 @@ import json
 import random
 from typing import Any
 
+from compoworld.tasks.actions import action_of
 from compoworld.tasks.graph import ToolGraph, field_label, label, render_value
 from compoworld.tasks.transforms import transform_phrase
 from compoworld.tasks.walk import NAMEABLE, WEAK, Walk, produced_values
@@ -137,7 +138,7 @@ def _source(world: World, walk: Walk, k: int, field: str) -> str:
     """A found value named by what it is and where it lives: ``the tracking number in Parcelly``."""
     tool = world.catalog.tools[walk.steps[k].tool]
     where = world.catalog.services[tool.service].title
-    made = "you create" if tool.writes else "on record"
+    made = "you create" if action_of(tool) == "create" else "on record"
     return f"the {field_label(field)} {made} in {where}"
 
 
