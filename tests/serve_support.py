@@ -24,6 +24,8 @@ def make_task_set(out: Path, count: int = 2) -> tuple[Path, list[Task]]:
     config = SynthConfig(
         walk=WalkConfig(min_length=2, max_length=4, min_services=2, max_services=2),
         distractors=3,
+        # Two small services hold few records that can take a trigger event: draw longer per task.
+        attempts=200,
     )
     stats = synthesize(out, count=count, seed=3, services=SERVICES, config=config)
     assert stats["kept"] == count, stats

@@ -69,6 +69,8 @@ NAMEABLE = frozenset(
 # Parameters naming who sends a message (the rest name who gets it).
 _NAMES = frozenset({"person.name", "person.first_name", "person.last_name"})
 _UNSET = object()
+# A public post tells nobody in particular: no walk ends by telling the world what it found.
+_BROADCAST = frozenset({"social_media"})
 # How a stated value names its person, and which roles each kind of person of the world can play.
 _PERSON_KEYS: dict[str, Callable[[Person], str]] = {
     "email": lambda p: p.email,
@@ -286,6 +288,7 @@ class _Walker:
         self.event: Fired | None = None
         # (table, record, field) -> the value before the walk's first change of it.
         self.original: dict[tuple[str, str, str], Any] = {}
+        self.lookups: set[int] = set()  # steps that found where a message goes out from
         self.target = config.max_length
 
     def _holds(self, produced: Produced) -> str | None:
@@ -398,6 +401,8 @@ class _Walker:
                 args[name] = gen.value(prop, schema)
                 prov[name] = Provenance("literal")
         if message:
+            if self._to_oneself(args, ports):
+                return None
             body = self._body(args, ports)
             if body is None:
                 return None
@@ -515,12 +520,25 @@ class _Walker:
             self.graph.cache[key] = domains
         return domains
 
+    @staticmethod
+    def _to_oneself(args: dict[str, Any], ports: dict[str, Port]) -> bool:
+        """Whether a message goes to the very address or number it is sent from."""
+        senders: set[str] = set()
+        recipients: set[str] = set()
+        for path, port in ports.items():
+            name = path.removesuffix("[]")
+            if port.semantic in ("email", "phone") and name in args:
+                (senders if sends(name) else recipients).update(str(v) for v in _items(args[name]))
+        return bool(senders & recipients)
+
     def _body(self, args: dict[str, Any], ports: dict[str, Port]) -> tuple[str, Provenance] | None:
         """A message body telling facts the walk found, addressed to the person it goes to; None if nothing to tell."""
         # News is what a service assigned or a read found: a value some step was called with (stated,
         # copied along, or the recipient's own address) tells nobody anything.
         written = {str(x) for a in [*(s.arguments for s in self.steps), args] for v in a.values() for x in _items(v)}
-        facts = pick_facts(self.produced, written, self.rng)
+        # The mailbox or channel a message goes out from is no news to anyone either.
+        found = [p for p in self.produced if p.step not in self.lookups]
+        facts = pick_facts(found, written, self.rng)
         if not facts:
             return None
         name = None
@@ -644,6 +662,8 @@ class _Walker:
             found = produced_values(index, res.result, self.graph.outputs[name])
             if first and not found:
                 continue  # a lookup that identifies nothing cannot start a chain
+            if lookup:
+                self.lookups.add(index)
             self.steps.append(Step(name, args, prov, res.result))
             self.services.add(tool.service)
             self.used.add(name)
@@ -759,12 +779,13 @@ class _Walker:
             n
             for n in self._message_tools()
             if n not in self.used
+            and self.world.catalog.services[self.tools[n].service].category not in _BROADCAST
             and len(needs[n] - have) <= min(1, room - 1)
             and (self.tools[n].service in self.services or len(self.services) < self.config.max_services)
         ]
         # What real integrations send after this kind of work comes first.
         weights = {n: (self.prior.weight(after, self.tools[n]) if after else 1.0) * self.rng.random() for n in names}
-        for name in sorted(names, key=lambda n: -weights[n])[:4]:
+        for name in sorted(names, key=lambda n: -weights[n])[:8]:
             missing = needs[name] - have
             if missing:
                 (semantic,) = missing
@@ -796,6 +817,7 @@ class _Walker:
         """Take back the last step, a read (so the episode's state is as it was)."""
         step = self.steps.pop()
         index = len(self.steps)
+        self.lookups.discard(index)
         self.produced = [p for p in self.produced if p.step != index]
         self.used.discard(step.tool)
         self.services = {self.tools[s.tool].service for s in self.steps}
