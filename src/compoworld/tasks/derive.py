@@ -317,13 +317,25 @@ def state_criteria(d: Derivation, j: int, step: Step, diff: StateDiff) -> list[s
 # -- stage 2: transition criteria -----------------------------------------------------------
 
 
+def _field_named(diff: StateDiff, name: str, value: Any) -> tuple[str, str] | None:
+    """The ``(table, field)`` of a written record whose field ``name`` holds (or lists) ``value``."""
+    for table, td in diff.tables.items():
+        for rec in list(td.added) + [c.after for c in td.updated]:
+            held = rec.get(name)
+            if held == value or (isinstance(held, list) and value in held):
+                return table, name
+    return None
+
+
 def _transition(d: Derivation, j: int, name: str, prov: Provenance, value: Any, diff: StateDiff) -> str | None:
     assert prov.step is not None
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
     if value in (None, "") or isinstance(value, dict | list):
         return None
-    spot = find_value(diff, value)
+    # The written field named like the argument first: one value given twice (from_email and reply_to)
+    # makes two links, not the same one twice.
+    spot = _field_named(diff, name, value) or find_value(diff, value)
     if spot is None:
         return None
     table, fname = spot
