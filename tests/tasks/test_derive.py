@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from compoworld import World
-from compoworld.tasks.criteria import AnswerCriterion, NoCollateralCriterion, StateCriterion, TransitionCriterion
+from compoworld.engine.episode import Episode
+from compoworld.tasks.criteria import (
+    AnswerCriterion,
+    MessageCriterion,
+    NoCollateralCriterion,
+    StateCriterion,
+    TransitionCriterion,
+)
 from compoworld.tasks.derive import (
     Derivation,
     Unverifiable,
@@ -22,7 +29,7 @@ from compoworld.tasks.derive import (
 )
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.replay import WalkReplay, replay_walk
-from compoworld.tasks.walk import Step, Walk
+from compoworld.tasks.walk import Provenance, Step, Walk
 from tests.tasks.handmade import (
     CONTACT,
     create_then_delete_walk,
@@ -239,3 +246,57 @@ def test_a_value_is_found_in_added_or_updated_records_never_in_their_ids(crm_wor
     assert find_value(replay.diffs[1], CONTACT) == ("crm.activities", "contact_id")
     assert find_value(replay.diffs[1], walk.steps[1].result["id"]) is None
     assert find_value(replay.diffs[3], "CFO") == ("crm.contacts", "title")
+
+
+def _executed(world: World, calls: list[tuple[str, dict[str, object], dict[str, Provenance]]]) -> Walk:
+    episode = Episode(world)
+    steps = []
+    for tool, args, prov in calls:
+        res = episode.call(tool, args)
+        assert res.ok, res
+        steps.append(Step(tool, args, prov, res.result))
+    return Walk(steps, episode)
+
+
+def test_a_sent_message_is_asked_for_by_the_record_keeping_its_text_not_by_the_thread_it_opens(world: World) -> None:
+    mailbox = Episode(world).call("mail__list_mailboxes", {}).result["items"][0]
+    body = f"Hi, {mailbox['display_name']} owns the mailbox."
+    walk = _executed(
+        world,
+        [
+            ("mail__list_mailboxes", {"email": mailbox["email"]}, {"email": Provenance("given", semantic="email")}),
+            (
+                "mail__send_message",
+                {"mailbox_id": mailbox["id"], "to": ["kim.ode@example.com"], "subject": "Owner", "body": body},
+                {
+                    "mailbox_id": Provenance("step", 0, "items[0].id", "mail.mailbox.id"),
+                    "to": Provenance("literal"),
+                    "subject": Provenance("literal"),
+                    "body": Provenance("compose", semantic="text.body", parts=((0, "items[0].display_name"),)),
+                },
+            ),
+        ],
+    )
+    derived = derive_criteria(world, ToolGraph.build(world.catalog), walk)
+    assert derived is not None
+    sent = [c for c in derived.criteria if isinstance(c, MessageCriterion)]
+    assert [(c.table, c.contains) for c in sent] == [("mail.messages", {"body": [mailbox["display_name"]]})]
+    # The thread the send opened is asked for by what it took from the call, as any added record.
+    (thread,) = [c for c in derived.criteria if isinstance(c, StateCriterion)]
+    assert thread.table == "mail.threads" and thread.fields == {"mailbox_id": mailbox["id"], "subject": "Owner"}
+    (collateral,) = [c for c in derived.criteria if isinstance(c, NoCollateralCriterion)]
+    assert collateral.added == {"mail.messages": 1, "mail.threads": 1}
+
+
+def test_a_record_made_beside_the_one_asked_for_needs_no_criterion_but_a_step_must_identify_one(world: World) -> None:
+    owner = next(p.email for p in world.population.people if p.role == "employee")
+    create = ("teamchat__create_team", {"display_name": "Freight audits", "owner_email": owner}, {})
+    walk = _executed(world, [create])
+    derived = derive_criteria(world, ToolGraph.build(world.catalog), walk)
+    assert derived is not None
+    (team,) = [c for c in derived.criteria if isinstance(c, StateCriterion)]
+    assert team.table == "teamchat.teams" and team.fields["display_name"] == "Freight audits"
+    # Called with nothing that names what it made, the step asks for nothing and cannot be verified.
+    d, replay = _start(world, walk)
+    with pytest.raises(Unverifiable):
+        state_criteria(d, 0, Step(create[0], {}, {}, walk.steps[0].result), replay.diffs[0])

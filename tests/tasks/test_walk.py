@@ -11,7 +11,7 @@ from compoworld.tasks.arguments import ValuePool
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
-from compoworld.tasks.walk import WEAK, Walk, WalkConfig, draw_walk
+from compoworld.tasks.walk import WEAK, Walk, WalkConfig, draw_walk, produced_values
 
 SERVICES = ["crm", "mail", "invoicing", "payments", "calendar", "chat", "shop", "shipping", "helpdesk", "hr"]
 
@@ -159,3 +159,14 @@ def test_a_written_record_names_the_person_its_email_belongs_to(
                     checked += 1
                     assert value == own[ports[name]], (step.tool, step.arguments)
     assert checked >= 1
+
+
+def test_every_read_finds_something_a_person_can_point_at(
+    walks: list[Walk], setup: tuple[World, ToolGraph, ValuePool]
+) -> None:
+    # A listing of many records names none of them: no later step can use it and no answer can report it.
+    world, graph, _ = setup
+    for walk in walks:
+        for i, step in enumerate(walk.steps):
+            if not world.catalog.tools[step.tool].writes:
+                assert produced_values(i, step.result, graph.outputs[step.tool]), step.tool

@@ -56,7 +56,7 @@ WANTED_WRITE_WEIGHT = 3.0
 DELETE_WEIGHT = 0.3
 """Multiplier for a delete: a task that mostly removes records teaches little."""
 
-ACTION_WEIGHTS: dict[str, float] = {"create": 0.35, "update": 1.5, "transition": 1.5, "message": 1.5}
+ACTION_WEIGHTS: dict[str, float] = {"create": 0.3, "update": 1.5, "transition": 1.5, "message": 1.5}
 """Multiplier per action of a write (see :func:`~compoworld.tasks.actions.action_of`); reads and others get 1."""
 
 _CACHE_KEY = "candidate_index"

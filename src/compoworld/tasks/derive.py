@@ -172,15 +172,35 @@ def _upstream_criteria(d: Derivation, step: Step) -> list[str]:
 # -- stage 1: state criteria ----------------------------------------------------------------
 
 
-def _added(d: Derivation, j: int, table: str, rec: dict[str, Any], step: Step, deps: list[str]) -> str:
+def _keeps_text(rec: dict[str, Any], step: Step) -> bool:
+    """Whether an added record keeps a text the step composed (the message, not the thread around it)."""
+    args = _arguments(step)
+    texts = [args[n] for n, p in step.provenance.items() if p.kind == "compose"]
+    return any(v in texts for v in rec.values())
+
+
+def _added(
+    d: Derivation, j: int, table: str, rec: dict[str, Any], step: Step, deps: list[str], *, companion: bool
+) -> str | None:
+    """The criterion of a record step ``j`` added, or None for a companion record nothing given identifies.
+
+    Raises:
+        Unverifiable: when nothing the step was given identifies the record and it is no companion.
+    """
     args = _arguments(step)
     composed = [n for n, p in step.provenance.items() if p.kind == "compose"]
     skip = _generated(d.world, table) | set(composed)
     fields = {
         k: v for k, v in rec.items() if k in args and k not in skip and args[k] == v and not is_new_id(v, d.new_ids)
     }
+    message = bool(composed) and _keeps_text(rec, step)
+    if not message and not fields and companion:
+        # A record made beside the one asked for (a message's thread, a new team's general channel,
+        # a document's first revision): that one's criterion asks for the work, and no-collateral
+        # counts this one among the records added.
+        return None
     d.created[str(rec["id"])] = len(d.criteria)
-    if composed:
+    if message:
         return d.add(_message(d, j, table, rec, step, fields, deps))
     if not fields:
         raise Unverifiable(f"nothing the step was given identifies the record it added to {table}")
@@ -304,13 +324,24 @@ def state_criteria(d: Derivation, j: int, step: Step, diff: StateDiff) -> list[s
     args = _arguments(step)
     deps = _upstream_criteria(d, step)
     mine: list[str] = []
+    added = [(table, rec) for table, td in diff.tables.items() for rec in td.added]
+    updates = any(td.updated for td in diff.tables.values())
+    for table, rec in added:
+        # With several records added, one the step's values do not identify goes along with another.
+        cid = _added(d, j, table, rec, step, deps, companion=len(added) > 1 or updates)
+        if cid is not None:
+            mine.append(cid)
     for table, td in diff.tables.items():
-        mine.extend(_added(d, j, table, rec, step, deps) for rec in td.added)
         for change in td.updated:
             cid = _updated(d, j, table, change, args, deps)
             if cid is not None:
                 mine.append(cid)
         mine.extend(_removed(d, j, table, rec, deps) for rec in td.removed if str(rec["id"]) not in d.new_ids)
+    sent = {str(c.id) for c in d.criteria if isinstance(c, MessageCriterion) and c.step == j}
+    if any(p.kind == "compose" for p in step.provenance.values()) and not sent:
+        raise Unverifiable(f"no record step {j + 1} added keeps the message it was given")
+    if added and not mine:
+        raise Unverifiable(f"nothing step {j + 1} was given identifies a record it added")
     return mine
 
 

@@ -225,6 +225,7 @@ class RecipePrior:
     _boost: dict[tuple[str, str], float] = field(init=False, repr=False)
     _service_cache: dict[str, Service] = field(init=False, repr=False)
     _subject_cache: dict[str, frozenset[str]] = field(init=False, repr=False)
+    _category_cache: dict[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         by_pair: dict[tuple[str, str], list[Recipe]] = defaultdict(list)
@@ -237,6 +238,7 @@ class RecipePrior:
         self._boost = {k: math.log1p(n) / math.log1p(top) for k, n in self.cooccurrence.items() if top > 0}
         self._service_cache = dict(self.services or {})
         self._subject_cache = {}
+        self._category_cache = {}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RecipePrior:
@@ -310,7 +312,10 @@ class RecipePrior:
         Raises:
             CatalogError: if the service is neither in the bound catalog nor registered.
         """
-        return self._service(tool.service).category
+        category = self._category_cache.get(tool.service)
+        if category is None:
+            category = self._category_cache[tool.service] = self._service(tool.service).category
+        return category
 
     def subjects(self, tool: Tool) -> frozenset[str]:
         """The qualified resources a tool acts on, for narrowing recipes.

@@ -268,6 +268,16 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """A tool's parameters as a walk fills them: ports by path, ids named inside structures, message body."""
+
+    ports: dict[str, Port]
+    nested_ids: frozenset[str]
+    message: bool
+    bodies: tuple[str, ...]
+
+
 class _Walker:
     def __init__(self, world: World, graph: ToolGraph, pool: ValuePool, rng: random.Random, config: WalkConfig) -> None:
         self.world = world
@@ -340,7 +350,8 @@ class _Walker:
         """Arguments for ``tool``: upstream values where types match, else givens or literals."""
         schema = tool.parameters_schema
         props = schema.get("properties", {})
-        ports = {p.path: p for p in self.graph.inputs[tool.name]}
+        shape = self._shape(tool)
+        ports, nested_ids, message, bodies = shape.ports, shape.nested_ids, shape.message, shape.bodies
         # World values as they are: an instruction names real entities, not made-up variants.
         gen = ArgumentGenerator(self.world, self.pool, tool.service, self.rng, fresh=False)
         args: dict[str, Any] = {}
@@ -350,13 +361,6 @@ class _Walker:
         gave = False
         # A read is only worth its step if what it found is used: the step after a read consumes it.
         last_read = len(self.steps) - 1 if self.steps and not self.tools[self.steps[-1].tool].writes else None
-        nested_ids = {
-            p.path.split(".", 1)[0].removesuffix("[]")
-            for p in self.graph.inputs[tool.name]
-            if p.semantic.endswith(".id") and ("." in p.path or p.path.endswith("[]"))
-        }
-        message = tool.name in self._message_tools()
-        bodies = body_parameters(tool) if message else []
         for name, prop in props.items():
             if name in nested_ids and name not in ports:
                 # Records named inside a structure (invoice lines' items …) are ids an agent must
@@ -421,6 +425,25 @@ class _Walker:
         if self.config.fan_in and len(self.steps) >= 2 and len(used_upstream) < 2 and self._needs_fan_in():
             return None
         return args, prov
+
+    def _shape(self, tool: Tool) -> _Shape:
+        """What :meth:`_fill` reads of a tool's parameters, worked out once per graph."""
+        shapes: dict[str, _Shape] = self.graph.cache.setdefault("fill_shapes", {})
+        shape = shapes.get(tool.name)
+        if shape is None:
+            inputs = self.graph.inputs[tool.name]
+            message = tool.name in self._message_tools()
+            shape = shapes[tool.name] = _Shape(
+                ports={p.path: p for p in inputs},
+                nested_ids=frozenset(
+                    p.path.split(".", 1)[0].removesuffix("[]")
+                    for p in inputs
+                    if p.semantic.endswith(".id") and ("." in p.path or p.path.endswith("[]"))
+                ),
+                message=message,
+                bodies=tuple(body_parameters(tool)) if message else (),
+            )
+        return shape
 
     def _matches(self, tool: Tool, port: Port) -> list[Produced]:
         """Found values a parameter may take: of its type, and, for a person's or company's, of a fitting role."""
@@ -645,23 +668,21 @@ class _Walker:
             if filled is None:
                 continue
             args, prov = filled
-            before = self.episode.state_hash() if tool.writes else ""
             snap = self.episode.snapshot() if tool.writes else None
             res = self.episode.call(name, args)
             if not res.ok:
                 continue
-            if tool.writes and self.episode.state_hash() == before:
-                continue  # a write that changes nothing is no step of a task
             if snap is not None:
                 change = self.episode.diff(snap)
-                if self._undoes(tool, change):
+                # A write that changes nothing is no step of a task; one that undoes the task's work neither.
+                if not change.tables or self._undoes(tool, change):
                     self.episode.restore(snap)
                     continue
                 self._remember(change)
             index = len(self.steps)
             found = produced_values(index, res.result, self.graph.outputs[name])
-            if first and not found:
-                continue  # a lookup that identifies nothing cannot start a chain
+            if not found and (first or not tool.writes):
+                continue  # a read that identifies nothing can start no chain, feed no step, answer nothing
             if lookup:
                 self.lookups.add(index)
             self.steps.append(Step(name, args, prov, res.result))
