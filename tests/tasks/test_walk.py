@@ -7,10 +7,12 @@ import random
 import pytest
 
 from compoworld import Catalog, Episode, World
+from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import ValuePool
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
+from compoworld.tasks.triggers import Fired, reactions
 from compoworld.tasks.walk import WEAK, Walk, WalkConfig, draw_walk, produced_values
 
 SERVICES = ["crm", "mail", "invoicing", "payments", "calendar", "chat", "shop", "shipping", "helpdesk", "hr"]
@@ -170,3 +172,67 @@ def test_every_read_finds_something_a_person_can_point_at(
         for i, step in enumerate(walk.steps):
             if not world.catalog.tools[step.tool].writes:
                 assert produced_values(i, step.result, graph.outputs[step.tool]), step.tool
+
+
+def test_every_step_is_about_the_record_the_trigger_happened_to(walks: list[Walk]) -> None:
+    for walk in walks:
+        about = {0}
+        for i, step in enumerate(walk.steps[1:], start=1):
+            sources = {k for p in step.provenance.values() for k in p.sources}
+            if not sources:
+                continue  # a lookup of the mailbox or channel a message goes out from
+            assert sources & about, (i, [s.tool for s in walk.steps])
+            about.add(i)
+
+
+def test_a_walk_creates_at_most_one_record(walks: list[Walk]) -> None:
+    for walk in walks:
+        creates = [s.tool for s in walk.steps if action_of(walk.episode.world.catalog.tools[s.tool]) == "create"]
+        assert len(creates) <= 1, creates
+
+
+def test_a_message_goes_neither_to_its_own_mailbox_nor_to_copies(
+    walks: list[Walk], setup: tuple[World, ToolGraph, ValuePool]
+) -> None:
+    world, _, _ = setup
+    sent = 0
+    for walk in walks:
+        for step in walk.steps:
+            tool = world.catalog.tools[step.tool]
+            if action_of(tool) != "message":
+                continue
+            sent += 1
+            assert not {"cc", "bcc"} & set(step.arguments)
+            sender_steps = [
+                p for p in step.provenance.values() if p.kind == "step" and str(p.field).split(".")[-1] == "id"
+            ]
+            recipients = {
+                str(r)
+                for k, v in step.arguments.items()
+                if k in ("to", "email", "phone", "to_email")
+                for r in (v if isinstance(v, list) else [v])
+            }
+            for p in sender_steps:
+                assert p.step is not None and p.field is not None
+                record = p.field.rpartition(".")[0]
+                own = walk.steps[p.step].result
+                for part in [x for x in record.replace("]", "").replace("[", ".").split(".") if x]:
+                    own = own[int(part)] if part.isdigit() else own[part]
+                addresses = {v for v in own.values() if isinstance(v, str)}
+                assert not addresses & recipients, (step.tool, recipients)
+    assert sent
+
+
+def test_an_event_says_which_reactions_fit_it() -> None:
+    def fired(**changes: object) -> Fired:
+        return Fired("svc__update", {}, {}, "svc.things", "t1", dict(changes))
+
+    unsubscribed = reactions(fired(marketing_status="unsubscribed"))
+    assert unsubscribed is not None and unsubscribed.search("create_suppression")
+    cancelled = reactions(fired(status="cancelled"))
+    assert cancelled is not None and cancelled.search("cancel_shipment") and not cancelled.search("create_invoice")
+    won = reactions(fired(stage="won"))
+    assert won is not None and won.search("create_invoice")
+    assert reactions(fired(archived=False)) is None  # a flag cleared is no event of a known kind
+    suspended = reactions(fired(suspended=True))
+    assert suspended is not None and suspended.search("revoke_token")

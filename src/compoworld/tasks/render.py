@@ -221,7 +221,9 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
         stated = _stated(walk, j)
         if stated:
             svc = world.catalog.services[tool.service].title
-            context.append(f"In {svc}, go by {' and '.join(stated)}.")
+            spec = world.catalog.resources.get(tool.resource) if tool.resource else None
+            noun = spec.noun if spec is not None else "record"
+            context.append(f"Use the {noun} with {' and '.join(stated)} in {svc}.")
     parts.extend(context)
     goals = [goal_sentence(world, walk, j, rng) for j, step in enumerate(walk.steps) if tools[step.tool].writes]
     if goals:

@@ -13,6 +13,7 @@ measured from the state after the setup, so the event itself earns nothing.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
 from compoworld.tasks.graph import ToolGraph
 from compoworld.world.world import World
 
-__all__ = ["Fired", "event_tools", "fire_trigger", "trigger_message"]
+__all__ = ["REACTIONS", "Fired", "event_tools", "fire_trigger", "reactions", "trigger_message"]
 
 # Fields an event may set: the ones people watch (status, stage, priority …), never free text.
 _WATCHED = ("status", "stage", "state", "priority", "severity", "tier", "level", "urgency", "health", "phase")
@@ -34,6 +35,57 @@ _MESSAGES = (
     "We just got word from {svc} that {subject} was updated: {change}.",
     "An alert came in from {svc}: {subject} changed, {change}.",
 )
+
+
+# What teams automate after an event, by what the event says (its new value, or the flag it set):
+# (event pattern, pattern of the tool names that react to it). The first event pattern that matches wins.
+REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(event), re.compile(reaction))
+    for event, reaction in (
+        # Someone asked not to be contacted: stop contacting them everywhere.
+        (
+            r"unsubscri|no_consent|opt(ed)?_?out|bounced|complain|do_not|suppress",
+            r"suppress|unsubscri|opt_?out|do_not_contact|block|remove_(contact|member|subscriber)|archive|pause",
+        ),
+        # Something urgent or late: get the right people on it.
+        (
+            r"urgent|critical|high|p1|sev1|blocker|escalat|at_risk|overdue|breach|past_due|delinquent|unpaid|fail",
+            r"escalat|assign|page|incident|acknowledge|create_(task|issue|ticket|case)|remind|flag|priorit|hold|retry",
+        ),
+        # Something ended: wind down what hangs on it.
+        (
+            r"cancel|refund|lost|churn|terminat|void|declin|reject|expired|revok|suspend|inactive|deactivat|"
+            r"disabled|archived|locked|closed|offboard|vacation|paused|on_hold|resign",
+            r"cancel|refund|void|revoke|suspend|deactivat|disable|remove|archive|hold|pause|close|offboard|"
+            r"terminat|lock|block|unpublish|unassign|reassign|transfer",
+        ),
+        # Something succeeded: set up what comes next.
+        (
+            r"won|paid|approved|accepted|verified|confirmed|active|complete|delivered|hired|signed|published|"
+            r"resolved|fulfil|shipped|ready|live|enabled|open",
+            r"create_(invoice|project|order|shipment|task|issue|account|subscription|employee|contract|booking|"
+            r"deal|opportunity|customer)|invoice|fulfil|ship|activate|invite|onboard|publish|approve|schedule|book|"
+            r"provision|grant|add_member|enrol|enroll|convert|assign",
+        ),
+    )
+)
+
+
+def reactions(fired: Fired) -> re.Pattern[str] | None:
+    """The pattern of tool names that react to an event the way teams do, or None for an event of no known kind.
+
+    Args:
+        fired: The event.
+
+    Returns:
+        The first of :data:`REACTIONS` whose event pattern matches a new value (or a flag it set).
+    """
+    # A flag set names the event (suspended, archived); a flag cleared is no event of a known kind.
+    said = " ".join((k if v else "") if isinstance(v, bool) else str(v).casefold() for k, v in fired.changes.items())
+    for event, reaction in REACTIONS:
+        if event.search(said):
+            return reaction
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from compoworld.tasks.messages import compose_body, pick_facts
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, sends, subject_email
 from compoworld.tasks.transforms import apply_transform, draw_params, sources_for
-from compoworld.tasks.triggers import Fired, event_tools, fire_trigger, trigger_message
+from compoworld.tasks.triggers import Fired, event_tools, fire_trigger, reactions, trigger_message
 from compoworld.world.world import World
 
 __all__ = [
@@ -373,8 +373,14 @@ class _Walker:
             port = ports.get(name) or ports.get(f"{name}[]")
             is_list = name not in ports and f"{name}[]" in ports
             required = name in tool.required
+            recipient = message and port is not None and port.semantic in ("email", "phone") and not sends(name)
+            if recipient and not required:
+                continue  # a message goes to the person the work is about; nobody is copied in for show
             if port is not None:
                 matches = self._matches(tool, port)
+                if recipient:
+                    # The mailbox or channel a message goes out from is ours: it is not whom we tell.
+                    matches = [p for p in matches if p.step not in self.lookups]
                 derived = None if is_list else self._derived(tool, port, bool(matches), required)
                 if derived is not None:
                     args[name], prov[name] = derived
@@ -405,7 +411,7 @@ class _Walker:
                 args[name] = gen.value(prop, schema)
                 prov[name] = Provenance("literal")
         if message:
-            if self._to_oneself(args, ports):
+            if self._to_oneself(args, ports) or self._to_sender(args, prov, ports):
                 return None
             body = self._body(args, ports)
             if body is None:
@@ -554,6 +560,34 @@ class _Walker:
                 (senders if sends(name) else recipients).update(str(v) for v in _items(args[name]))
         return bool(senders & recipients)
 
+    def _to_sender(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> bool:
+        """Whether a message goes to the owner of the mailbox, channel or account it is sent from.
+
+        The record a message goes out from is the one whose own id it takes; its addresses are
+        ours, and telling ourselves is telling nobody.
+        """
+        own: set[str] = set()
+        for p in prov.values():
+            if p.kind != "step" or p.step is None or p.field is None or not str(p.semantic).endswith(".id"):
+                continue
+            record, _, leaf = p.field.rpartition(".")
+            if leaf != "id":
+                continue  # an id the record refers to (a message's mailbox) is not the record itself
+            prefix = f"{record}." if record else ""
+            own.update(
+                str(x.value)
+                for x in self.produced
+                if x.step == p.step and x.path.startswith(prefix) and "." not in x.path[len(prefix) :]
+            )
+        recipients = {
+            str(v)
+            for path, port in ports.items()
+            if port.semantic in ("email", "phone") and not sends(path.removesuffix("[]"))
+            for v in _items(args.get(path.removesuffix("[]")))
+            if v is not None
+        }
+        return bool(own & recipients)
+
     def _body(self, args: dict[str, Any], ports: dict[str, Port]) -> tuple[str, Provenance] | None:
         """A message body telling facts the walk found, addressed to the person it goes to; None if nothing to tell."""
         # News is what a service assigned or a read found: a value some step was called with (stated,
@@ -650,7 +684,35 @@ class _Walker:
         )
         if first:
             return self._index().first(state, self.rng, cfg.candidates)
-        return self._index().rank(state, self.rng, cfg.candidates)
+        ranked = self._index().rank(state, self.rng, cfg.candidates)
+        reacting = self._reactions(state)
+        return reacting + [n for n in ranked if n not in reacting]
+
+    def _reactions(self, state: StepState) -> list[str]:
+        """Writes that react to the trigger as teams do (suppress after an unsubscribe …) and can follow now.
+
+        Up to three, in random order: tried before the ranked candidates, so a walk reacts to what
+        happened when it can, and goes on as the prior has it when it cannot.
+        """
+        pattern = reactions(self.event) if self.event is not None else None
+        if pattern is None:
+            return []
+        cache: dict[str, list[str]] = self.graph.cache.setdefault("reaction_tools", {})
+        names = cache.get(pattern.pattern)
+        if names is None:
+            names = cache[pattern.pattern] = sorted(
+                n for n in self.graph.tools if self.tools[n].writes and pattern.search(n.split("__", 1)[1])
+            )
+        needs = self._required_ids()
+        fit = [
+            n
+            for n in names
+            if n not in state.used
+            and needs[n] <= state.produced
+            and self._allowed(n)
+            and self._action(n) != "message"  # telling someone is how the walk ends, not how it reacts
+        ]
+        return self.rng.sample(fit, min(3, len(fit)))
 
     def _traits(self) -> dict[str, tuple[str, bool, bool]]:
         """(service, writes, is a delete) per tool, computed once per graph."""
@@ -662,12 +724,17 @@ class _Walker:
         A ``lookup`` step finds a record from a stated fact, as a first step does, for the step after it.
         """
         first = not self.steps or lookup
+        created = any(self._action(s.tool) == "create" for s in self.steps)
         for name in names if names is not None else self._candidates()[: self.config.candidates]:
             tool = self._tool(name)
+            if created and self._action(name) == "create":
+                continue  # one new record a task: a chain of creations is a recipe, not a reaction
             filled = self._fill(tool, first, lookup=lookup)
             if filled is None:
                 continue
             args, prov = filled
+            if self.steps and not lookup and not self._anchored(prov):
+                continue
             snap = self.episode.snapshot() if tool.writes else None
             res = self.episode.call(name, args)
             if not res.ok:
@@ -691,6 +758,19 @@ class _Walker:
             self.produced.extend(found)
             return True
         return False
+
+    def _anchored(self, prov: dict[str, Provenance]) -> bool:
+        """Whether a step uses what the work is about: a value found from the first record on.
+
+        The first step finds the record the trigger happened to; a step is about it when it
+        uses a value of that step or of a step that is about it. Lookups (the mailbox a message
+        goes out from) serve the step after them and are about nothing.
+        """
+        about = {0}
+        for i, step in enumerate(self.steps[1:], start=1):
+            if i not in self.lookups and any(k in about for p in step.provenance.values() for k in p.sources):
+                about.add(i)
+        return any(k in about for p in prov.values() for k in p.sources)
 
     def _undoes(self, tool: Tool, change: StateDiff) -> bool:
         """Whether the write just made undoes the task's own work.
@@ -842,6 +922,14 @@ class _Walker:
         self.produced = [p for p in self.produced if p.step != index]
         self.used.discard(step.tool)
         self.services = {self.tools[s.tool].service for s in self.steps}
+
+    def _action(self, name: str) -> str:
+        """What a tool does (:func:`~compoworld.tasks.actions.action_of`), worked out once per graph."""
+        actions: dict[str, str] = self.graph.cache.setdefault("actions", {})
+        action = actions.get(name)
+        if action is None:
+            action = actions[name] = action_of(self.tools[name])
+        return action
 
     def _message_tools(self) -> list[str]:
         """The tools that send a message with a text body, computed once per graph."""
