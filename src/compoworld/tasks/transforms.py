@@ -48,6 +48,7 @@ TRANSFORMS: dict[str, Transform] = {
     for t in (
         Transform("email_domain", frozenset({"email"}), "company.domain"),
         Transform("add_days", frozenset({"date", "datetime"}), "date"),
+        Transform("add_days_at", frozenset({"datetime"}), "datetime"),
         Transform("first_name", frozenset({"person.name"}), "person.first_name"),
         Transform("last_name", frozenset({"person.name"}), "person.last_name"),
     )
@@ -62,7 +63,7 @@ def sources_for(target: str) -> list[Transform]:
 
 def draw_params(transform: Transform, rng: random.Random) -> dict[str, Any]:
     """The parameters a walk draws for one use of a transform (``{"days": 14}`` for ``add_days``)."""
-    if transform.name == "add_days":
+    if transform.name in ("add_days", "add_days_at"):
         return {"days": rng.choice(_DAY_CHOICES)}
     return {}
 
@@ -96,6 +97,15 @@ def apply_transform(name: str, value: Any, params: dict[str, Any] | None = None)
             return None
         day = dt.date.fromisoformat(match.group(1)) + dt.timedelta(days=int(params.get("days", 0)))
         return day.isoformat()
+    if name == "add_days_at":
+        try:
+            moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        if moment.tzinfo is None or len(value) <= 10:
+            return None  # a day alone, or a time of no known zone, says no time to keep
+        later = (moment + dt.timedelta(days=int(params.get("days", 0)))).astimezone(dt.UTC)
+        return later.strftime("%Y-%m-%dT%H:%M:%SZ")
     words = value.split()
     if len(words) < 2:
         return None
@@ -116,6 +126,9 @@ def transform_phrase(name: str, source: str, params: dict[str, Any] | None = Non
     if name == "add_days":
         days = int(params.get("days", 0))
         return f"{days} day{'s' if days != 1 else ''} after {source}"
+    if name == "add_days_at":
+        days = int(params.get("days", 0))
+        return f"{days} day{'s' if days != 1 else ''} after {source}, at the same time of day"
     if name == "first_name":
         return f"the first name in {source}"
     return f"the last name in {source}"

@@ -194,7 +194,7 @@ class WalkConfig:
             change made in the setup); a walk whose record has no such event is rejected.
         message: Chance that a walk ends by telling someone what it found (a mail, chat
             message, SMS or note whose body carries found facts).
-        derive: Chance that a date parameter takes a found date plus some days.
+        derive: Chance that a date or time parameter takes a found one plus some days.
     """
 
     min_length: int = 4
@@ -206,7 +206,7 @@ class WalkConfig:
     candidates: int = 24
     trigger: bool = True
     message: float = 1.0
-    derive: float = 0.8
+    derive: float = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,13 +467,13 @@ class _Walker:
     def _derived(self, tool: Tool, port: Port, direct: bool, required: bool) -> tuple[Any, Provenance] | None:
         """A found value through a transform (a date plus some days, an e-mail's domain …), or None.
 
-        Dates are derived at the configured rate even when a found date would fit as it is (a
-        due date is rarely the order date); other types only when nothing found fits as it is.
+        Dates and times are derived at the configured rate even when a found one would fit as it
+        is (a due date is rarely the order date); other types only when nothing found fits as it is.
         """
         transforms = sources_for(port.semantic)
         if not transforms:
             return None
-        if port.semantic == "date":
+        if port.semantic in ("date", "datetime"):
             if self.rng.random() >= self.config.derive:
                 return None
         elif direct or not (required or self.rng.random() < 0.5):
