@@ -121,3 +121,13 @@ def test_a_criterion_every_rollout_passes_or_fails_has_no_effect_on_advantages_w
     bumped[constant[0]] += extra
     assert advantages(rewards(bumped), "dr_grpo") == pytest.approx(base, abs=1e-9)
     assert advantages(rewards(bumped)) == pytest.approx(advantages(rewards(w)), abs=1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.booleans(), min_size=7, max_size=7), min_size=1, max_size=6))
+def test_a_rollout_that_meets_every_criterion_earns_exactly_one(rows: list[list[bool]]) -> None:
+    # Seven independent criteria with uneven pass rates: their weights need not sum to 1 in floating point.
+    passed = [*rows, [True] * 7]
+    for config in (RewardConfig(), RewardConfig(scheme="uniform"), RewardConfig(scheme="binary")):
+        score = group_rewards(passed, [[]] * 7, config)
+        assert score.rewards[-1] == 1.0

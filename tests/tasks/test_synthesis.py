@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from compoworld import Catalog, Episode, World
+from compoworld.tasks.actions import action_of
 from compoworld.tasks.criteria import MessageCriterion, StateCriterion, TransitionCriterion, check_criteria
 from compoworld.tasks.derive import derive_criteria
 from compoworld.tasks.gates import validate_task
@@ -74,13 +75,14 @@ def test_solutions_that_skip_repeat_or_corrupt_a_write_fail(world: World, tasks:
         writes = [i for i, s in enumerate(task.solution) if world.catalog.tools[s.tool].writes]
         last_write = writes[-1]
         assert not _run(world, task, steps[:last_write] + steps[last_write + 1 :]), "skipping a write passed"
-        creates = [i for i in writes if world.catalog.tools[task.solution[i].tool].kind == "create"]
+        # A record made twice, or a message sent twice, is one too many.
+        creates = [i for i in writes if action_of(world.catalog.tools[task.solution[i].tool]) in ("create", "message")]
         if creates:
             i = creates[0]
             passed, oks = _run_all(world, task, [*steps[: i + 1], steps[i], *steps[i + 1 :]])
             # A repeat the service refuses (a duplicate e-mail …) changes nothing; one that succeeds must fail.
             if oks[i + 1]:
-                assert not passed, "repeating a create passed"
+                assert not passed, "repeating a create or a send passed"
                 repeated += 1
         state = [c for c in task.criteria if isinstance(c, StateCriterion) and c.step is not None and c.fields]
         if state:

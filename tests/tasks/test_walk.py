@@ -8,7 +8,7 @@ import pytest
 
 from compoworld import Catalog, Episode, World
 from compoworld.tasks.actions import action_of
-from compoworld.tasks.arguments import ValuePool
+from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
@@ -236,3 +236,19 @@ def test_an_event_says_which_reactions_fit_it() -> None:
     assert reactions(fired(archived=False)) is None  # a flag cleared is no event of a known kind
     suspended = reactions(fired(suspended=True))
     assert suspended is not None and suspended.search("revoke_token")
+
+
+def test_a_stated_text_looks_like_the_field_it_fills(setup: tuple[World, ToolGraph, ValuePool]) -> None:
+    world, _, pool = setup
+    gen = ArgumentGenerator(world, pool, "mail", random.Random(3), fresh=False)
+    tool = world.catalog.tools["mail__send_message"]
+    schema = tool.parameters_schema
+    subjects = pool.by_field[("mail.thread", "subject")]
+    # A subject is one of the subjects the mailbox holds, not any title of the world.
+    drawn = {
+        gen.value(schema["properties"]["subject"], schema, name="subject", resource="mail.thread") for _ in range(20)
+    }
+    assert drawn <= set(subjects) and len(drawn) > 1
+    # Without a resource, the service's records of that field name serve; without a name, the type's values do.
+    assert gen.value(schema["properties"]["subject"], schema, name="subject") in pool.by_field[("mail", "subject")]
+    assert ("mail", "no_such_field") not in pool.by_field

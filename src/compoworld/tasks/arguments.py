@@ -39,6 +39,8 @@ class ValuePool:
     by_service: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     overall: dict[str, list[Any]] = field(default_factory=dict)
     ids: dict[str, list[str]] = field(default_factory=dict)
+    by_field: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """Short texts by (qualified resource, field name), and by (service, field name) over its resources."""
 
     @classmethod
     def from_world(cls, world: WorldState, per_table: int = 200) -> ValuePool:
@@ -56,6 +58,13 @@ class ValuePool:
                     fields.append((fname, sem))
             for rid in table.sorted_ids[:per_table]:
                 data = table.records[rid].model_dump(mode="json")
+                # Short texts by resource and field: a new sender's name looks like the senders' names.
+                for fname, value in data.items():
+                    if isinstance(value, str) and 0 < len(value) <= 80 and not _ISO_DATE.match(value):
+                        for key in ((spec.qualified, fname), (spec.service, fname)):
+                            texts = pool.by_field.setdefault(key, [])
+                            if value not in texts:
+                                texts.append(value)
                 for fname, sem_name in fields:
                     value = data.get(fname)
                     if value is None:
@@ -110,8 +119,21 @@ class ArgumentGenerator:
         self.id_choices = id_choices or {}
         self.fresh = fresh
 
-    def value(self, schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> Any:
-        """A plausible value for ``schema`` (``root`` holds its ``$defs``)."""
+    def value(
+        self,
+        schema: dict[str, Any],
+        root: dict[str, Any],
+        depth: int = 0,
+        *,
+        name: str | None = None,
+        resource: str | None = None,
+    ) -> Any:
+        """A plausible value for ``schema`` (``root`` holds its ``$defs``).
+
+        With the parameter's ``name``, a text takes a value that the ``resource`` its tool acts on
+        (or, without one, any resource of the service) holds in a field of that name: a new
+        sender's name is like its senders' names. Otherwise a value of its type.
+        """
         s = non_null(schema, root)
         sem = s.get(SEMANTIC_KEY)
         if "enum" in s:
@@ -121,6 +143,14 @@ class ArgumentGenerator:
         if isinstance(sem, str) and sem.endswith(".id"):
             ids = self.pool.ids.get(sem[: -len(".id")], [])
             return self.rng.choice(ids) if ids else UNKNOWN_ID
+        if name and s.get("type") == "string" and "format" not in s:
+            # The resource's own field first; a tool that names no resource, any of its service's.
+            same = self.pool.by_field.get((resource or self.service, name))
+            max_len = int(s.get("maxLength", 10_000))
+            pattern = s.get("pattern")
+            fits = [v for v in same or () if len(v) <= max_len and (pattern is None or re.search(pattern, v))]
+            if fits:
+                return self.rng.choice(fits)
         if isinstance(sem, str):
             for bucket in (self.pool.by_service.get(self.service, {}), self.pool.overall):
                 values = bucket.get(sem)

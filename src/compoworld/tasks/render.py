@@ -22,6 +22,7 @@ from typing import Any
 
 from compoworld.tasks.actions import action_of
 from compoworld.tasks.graph import ToolGraph, field_label, label, render_value
+from compoworld.tasks.roles import sends
 from compoworld.tasks.transforms import transform_phrase
 from compoworld.tasks.walk import NAMEABLE, WEAK, Walk, produced_values
 from compoworld.world.world import World
@@ -135,11 +136,22 @@ _ASK = (
 
 
 def _source(world: World, walk: Walk, k: int, field: str) -> str:
-    """A found value named by what it is and where it lives: ``the tracking number in Parcelly``."""
+    """A found value named by whose it is and where it lives: ``the shipment's tracking number in Parcelly``.
+
+    The record is the one the step found or made (the resource of its tool); a value of a
+    record the task creates is ``the title of the document you create in Inkwell Docs``.
+    """
     tool = world.catalog.tools[walk.steps[k].tool]
     where = world.catalog.services[tool.service].title
-    made = "you create" if action_of(tool) == "create" else "on record"
-    return f"the {field_label(field)} {made} in {where}"
+    what = field_label(field)
+    spec = world.catalog.resources.get(tool.resource) if tool.resource else None
+    if action_of(tool) == "create":
+        return f"the {what} of the {spec.noun} you create in {where}" if spec else f"the {what} you create in {where}"
+    if spec is None:
+        return f"the {what} on record in {where}"
+    if what.startswith(spec.noun):
+        return f"the {what} in {where}"  # the shop name, not the shop's shop name
+    return f"the {spec.noun}'s {what} in {where}"
 
 
 def _stated(walk: Walk, j: int) -> list[str]:
@@ -166,7 +178,9 @@ def goal_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
     step = walk.steps[j]
     tool = world.catalog.tools[step.tool]
     svc = world.catalog.services[tool.service].title
-    uses = []
+    message = action_of(tool) == "message"
+    to: list[str] = []
+    uses: list[str] = []
     body = None
     for name, prov in step.provenance.items():
         if prov.kind == "compose":
@@ -174,17 +188,22 @@ def goal_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
             body = " and ".join(dict.fromkeys(facts))
         elif prov.kind == "derived" and prov.step is not None and prov.transform:
             source = _source(world, walk, prov.step, prov.field or name)
-            uses.append(f"{label(name)} {transform_phrase(prov.transform, source, dict(prov.params))}")
+            uses.append(f"{label(name)}: {transform_phrase(prov.transform, source, dict(prov.params))}")
         elif prov.kind == "step" and prov.step is not None and not str(prov.semantic).endswith(".id"):
             # Which record a write acts on goes without saying; where its values come from does not.
-            uses.append(f"{label(name)} from {_source(world, walk, prov.step, prov.field or name)}")
+            source = _source(world, walk, prov.step, prov.field or name)
+            if message and prov.semantic in ("email", "phone") and not sends(name):
+                to.append(source)  # whom a message goes to reads as such, not as a field
+            else:
+                uses.append(f"{label(name)}: {source}")
     intent = tool.intent
     text = f"{intent[:1].upper()}{intent[1:]} in {svc}"
-    stated = _stated(walk, j)
-    if stated:
-        text += " (" + "; ".join(stated) + ")"
-    if uses:
-        text += rng.choice((", with ", ", taking ", ", using ")) + " and ".join(dict.fromkeys(uses))
+    if to:
+        text += " to " + " and ".join(dict.fromkeys(to))
+    # Stated values and where the others come from read as one form: (subject "Renewal"; owner email: …).
+    fields = _stated(walk, j) + list(dict.fromkeys(uses))
+    if fields:
+        text += " (" + "; ".join(fields) + ")"
     if body is not None:
         text += rng.choice((": the message must tell them ", ", telling them ", ", and say in it ")) + body
     return text + "."

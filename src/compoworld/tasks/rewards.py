@@ -196,8 +196,13 @@ def group_rewards(
         used = gated if config.gating else raw
         rates = gated_rates if config.gating else pass_rates
         weights = weights_for(rates, config.alpha, config.epsilon)
+        # A rollout that meets every criterion earns exactly 1: summing its weights in floating point
+        # could leave it a hair below, and a hair below is "not solved" to anyone comparing with 1.
         rewards = [
-            config.lam * float(all(row)) + (1 - config.lam) * sum(w * c for w, c in zip(weights, row, strict=True))
+            1.0
+            if all(row)
+            else config.lam * float(all(row))
+            + (1 - config.lam) * math.fsum(w * c for w, c in zip(weights, row, strict=True))
             for row in used
         ]
     return GroupScore(rewards, advantages(rewards, config.advantage), completion, pass_rates, gated_rates, weights)

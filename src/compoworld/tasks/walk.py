@@ -18,6 +18,7 @@ and validated tasks builds on it.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -82,6 +83,9 @@ _PLAYS: dict[str, frozenset[str]] = {
     "contact": frozenset({"customer", "vendor", "candidate", "public"}),
     "consumer": frozenset({"customer", "candidate", "patient", "student", "guest", "tenant", "donor", "public"}),
 }
+
+# Flags that, set, end a record (a new team archived at once was made for nothing).
+_ENDING_FLAG = re.compile(r"archiv|disabl|suspend|clos|cancel|delet|lock|inactiv|trash|retir|block")
 
 # Links that alone do not make a step depend on another: any date, amount or title could be a coincidence.
 WEAK = frozenset({"date", "datetime", "money.amount", "text.title"})
@@ -354,6 +358,9 @@ class _Walker:
         ports, nested_ids, message, bodies = shape.ports, shape.nested_ids, shape.message, shape.bodies
         # World values as they are: an instruction names real entities, not made-up variants.
         gen = ArgumentGenerator(self.world, self.pool, tool.service, self.rng, fresh=False)
+        subjects = self.prior.subjects(tool)
+        # The record a tool makes or changes (create_sender makes a sender): its texts look like that record's.
+        resource = tool.resource or (next(iter(subjects)) if len(subjects) == 1 else None)
         args: dict[str, Any] = {}
         prov: dict[str, Provenance] = {}
         used_upstream: set[int] = set()
@@ -402,13 +409,13 @@ class _Walker:
                 if message and required and port.semantic in ("email", "phone") and not sends(name):
                     return None  # a message goes to someone the work is about, never to a stranger
                 if port.semantic in NAMEABLE and (required or (first and not gave)):
-                    value = self._given(tool, port) or gen.value(prop, schema)
+                    value = self._given(tool, port) or gen.value(prop, schema, name=name, resource=resource)
                     args[name] = value
                     prov[name] = Provenance("given", semantic=port.semantic)
                     gave = True
                     continue
             if required:
-                args[name] = gen.value(prop, schema)
+                args[name] = gen.value(prop, schema, name=name, resource=resource)
                 prov[name] = Provenance("literal")
         if message:
             if self._to_oneself(args, ports) or self._to_sender(args, prov, ports):
@@ -788,12 +795,18 @@ class _Walker:
             for record in change.tables[event.table].updated:
                 if record.id == event.record and any(record.after.get(k) != v for k, v in event.changes.items()):
                     return True
-        if not ends(tool):
-            return False
         # A record the world does not hold is one the walk made.
         for table, td in change.tables.items():
             held = self.world.tables[table].records
-            if any(i not in held for i in [c.id for c in td.updated] + [str(r["id"]) for r in td.removed]):
+            if ends(tool) and any(
+                i not in held for i in [c.id for c in td.updated] + [str(r["id"]) for r in td.removed]
+            ):
+                return True
+            # An update that archives, disables or closes a new record ends it as surely as a tool named so.
+            if any(
+                c.id not in held and any(c.after.get(k) is True and _ENDING_FLAG.search(k) for k in c.changed)
+                for c in td.updated
+            ):
                 return True
         return False
 
