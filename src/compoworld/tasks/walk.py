@@ -420,7 +420,7 @@ class _Walker:
         if message:
             if self._to_oneself(args, ports) or self._to_sender(args, prov, ports):
                 return None
-            body = self._body(args, ports)
+            body = self._body(args, ports, prov)
             if body is None:
                 return None
             for name in bodies[:1]:
@@ -567,25 +567,33 @@ class _Walker:
                 (senders if sends(name) else recipients).update(str(v) for v in _items(args[name]))
         return bool(senders & recipients)
 
+    def _own(self, prov: dict[str, Provenance]) -> list[Produced]:
+        """The values of the records a message takes by their own id: the mailbox, channel or document it goes on.
+
+        An id the record refers to (a message's mailbox id) names another record, not this one.
+        """
+        own: list[Produced] = []
+        for p in prov.values():
+            if p.kind != "step" or p.step is None or p.field is None or not str(p.semantic).endswith(".id"):
+                continue
+            record, _, leaf = p.field.rpartition(".")
+            if leaf != "id":
+                continue
+            prefix = f"{record}." if record else ""
+            own.extend(
+                x
+                for x in self.produced
+                if x.step == p.step and x.path.startswith(prefix) and "." not in x.path[len(prefix) :]
+            )
+        return own
+
     def _to_sender(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> bool:
         """Whether a message goes to the owner of the mailbox, channel or account it is sent from.
 
         The record a message goes out from is the one whose own id it takes; its addresses are
         ours, and telling ourselves is telling nobody.
         """
-        own: set[str] = set()
-        for p in prov.values():
-            if p.kind != "step" or p.step is None or p.field is None or not str(p.semantic).endswith(".id"):
-                continue
-            record, _, leaf = p.field.rpartition(".")
-            if leaf != "id":
-                continue  # an id the record refers to (a message's mailbox) is not the record itself
-            prefix = f"{record}." if record else ""
-            own.update(
-                str(x.value)
-                for x in self.produced
-                if x.step == p.step and x.path.startswith(prefix) and "." not in x.path[len(prefix) :]
-            )
+        own = {str(x.value) for x in self._own(prov)}
         recipients = {
             str(v)
             for path, port in ports.items()
@@ -595,13 +603,17 @@ class _Walker:
         }
         return bool(own & recipients)
 
-    def _body(self, args: dict[str, Any], ports: dict[str, Port]) -> tuple[str, Provenance] | None:
+    def _body(
+        self, args: dict[str, Any], ports: dict[str, Port], prov: dict[str, Provenance]
+    ) -> tuple[str, Provenance] | None:
         """A message body telling facts the walk found, addressed to the person it goes to; None if nothing to tell."""
         # News is what a service assigned or a read found: a value some step was called with (stated,
         # copied along, or the recipient's own address) tells nobody anything.
         written = {str(x) for a in [*(s.arguments for s in self.steps), args] for v in a.values() for x in _items(v)}
         # The mailbox or channel a message goes out from is no news to anyone either.
-        found = [p for p in self.produced if p.step not in self.lookups]
+        # Nor is what the record it goes on says of itself (a document's own title, in a comment on it).
+        theirs = {(x.step, x.path) for x in self._own(prov)}
+        found = [p for p in self.produced if p.step not in self.lookups and (p.step, p.path) not in theirs]
         facts = pick_facts(found, written, self.rng)
         if not facts:
             return None
@@ -695,12 +707,8 @@ class _Walker:
         reacting = self._reactions(state)
         return reacting + [n for n in ranked if n not in reacting]
 
-    def _reactions(self, state: StepState) -> list[str]:
-        """Writes that react to the trigger as teams do (suppress after an unsubscribe …) and can follow now.
-
-        Up to three, in random order: tried before the ranked candidates, so a walk reacts to what
-        happened when it can, and goes on as the prior has it when it cannot.
-        """
+    def _reaction_tools(self) -> list[str]:
+        """The writes that react to the trigger's kind of event, computed once per kind and graph."""
         pattern = reactions(self.event) if self.event is not None else None
         if pattern is None:
             return []
@@ -708,16 +716,54 @@ class _Walker:
         names = cache.get(pattern.pattern)
         if names is None:
             names = cache[pattern.pattern] = sorted(
-                n for n in self.graph.tools if self.tools[n].writes and pattern.search(n.split("__", 1)[1])
+                n
+                for n in self.graph.tools
+                if self.tools[n].writes
+                and pattern.search(n.split("__", 1)[1])
+                and self._action(n) != "message"  # telling someone is how the walk ends, not how it reacts
             )
+        return names
+
+    def _react(self) -> bool:
+        """Carry the event over to where the same entity lives in another service, as integrations do.
+
+        A user deprovisioned in the identity service is suspended in the chat tool; a cancelled
+        subscription's customer is flagged in the CRM. The reaction acts on a record found by a
+        value of the trigger's record (the person's e-mail, the order number): found first by a
+        read when the walk has not found it yet. Tries a few reactions; False when none fits.
+        """
+        names = self._reaction_tools()
+        if not names or self.event is None:
+            return False
+        home = self.tools[self.steps[0].tool].service
+        needs = self._required_ids()
+        have = {p.semantic for p in self.produced}
+        fit = [n for n in names if self.tools[n].service != home and len(needs[n] - have) <= 1 and self._allowed(n)]
+        for name in self.rng.sample(fit, min(6, len(fit))):
+            missing = needs[name] - have
+            if missing:
+                (semantic,) = missing
+                # The read must use what the trigger's record holds (step() asks every step to be about it).
+                if not self.step(self._lookups(semantic)[:3]):
+                    continue
+                if semantic not in {p.semantic for p in self.produced if p.step == len(self.steps) - 1}:
+                    self._drop_last()
+                    continue
+            if self.step([name]):
+                return True
+            if missing:
+                self._drop_last()
+        return False
+
+    def _reactions(self, state: StepState) -> list[str]:
+        """Writes that react to the trigger as teams do (suppress after an unsubscribe …) and can follow now.
+
+        Up to three, in random order: tried before the ranked candidates, so a walk reacts to what
+        happened when it can, and goes on as the prior has it when it cannot.
+        """
         needs = self._required_ids()
         fit = [
-            n
-            for n in names
-            if n not in state.used
-            and needs[n] <= state.produced
-            and self._allowed(n)
-            and self._action(n) != "message"  # telling someone is how the walk ends, not how it reacts
+            n for n in self._reaction_tools() if n not in state.used and needs[n] <= state.produced and self._allowed(n)
         ]
         return self.rng.sample(fit, min(3, len(fit)))
 
@@ -963,8 +1009,10 @@ class _Walker:
             names = self._trigger_starts() if cfg.trigger and not self.steps else None
             if not self.step(names):
                 return WalkResult(None, "dead_end" if self.steps else "no_start")
-            if cfg.trigger and len(self.steps) == 1 and not self._trigger():
-                return WalkResult(None, "no_trigger")
+            if cfg.trigger and len(self.steps) == 1:
+                if not self._trigger():
+                    return WalkResult(None, "no_trigger")
+                self._react()
         if tell and not any(s.tool in self._message_tools() for s in self.steps):
             self._notify()
         walk = Walk(self.steps, self.episode, self.setup, self.trigger)
