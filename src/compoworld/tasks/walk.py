@@ -739,7 +739,10 @@ class _Walker:
         needs = self._required_ids()
         have = {p.semantic for p in self.produced}
         fit = [n for n in names if self.tools[n].service != home and len(needs[n] - have) <= 1 and self._allowed(n)]
-        for name in self.rng.sample(fit, min(6, len(fit))):
+        # Where integrations carry such events first (the recipe prior), at random among equals.
+        src = self.tools[self.steps[0].tool]
+        keys = {n: self.prior.weight(src, self.tools[n]) * self.rng.random() for n in fit}
+        for name in sorted(fit, key=lambda n: -keys[n])[:6]:
             missing = needs[name] - have
             if missing:
                 (semantic,) = missing
