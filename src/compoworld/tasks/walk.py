@@ -735,14 +735,22 @@ class _Walker:
         names = self._reaction_tools()
         if not names or self.event is None:
             return False
-        home = self.tools[self.steps[0].tool].service
+        src = self.tools[self.steps[0].tool]
+        # Where integrations carry such events first (the recipe prior), at random among equals;
+        # the prior's weights after the first tool are kept per first tool and kind of event.
+        cache: dict[tuple[str, str], list[tuple[str, float]]] = self.graph.cache.setdefault("reaction_weights", {})
+        pattern = reactions(self.event)
+        key = (src.name, pattern.pattern if pattern is not None else "")
+        weighted = cache.get(key)
+        if weighted is None:
+            weighted = cache[key] = [
+                (n, self.prior.weight(src, self.tools[n])) for n in names if self.tools[n].service != src.service
+            ]
         needs = self._required_ids()
         have = {p.semantic for p in self.produced}
-        fit = [n for n in names if self.tools[n].service != home and len(needs[n] - have) <= 1 and self._allowed(n)]
-        # Where integrations carry such events first (the recipe prior), at random among equals.
-        src = self.tools[self.steps[0].tool]
-        keys = {n: self.prior.weight(src, self.tools[n]) * self.rng.random() for n in fit}
-        for name in sorted(fit, key=lambda n: -keys[n])[:6]:
+        rand = self.rng.random
+        keys = {n: w * rand() for n, w in weighted if len(needs[n] - have) <= 1 and self._allowed(n)}
+        for name in sorted(keys, key=lambda n: -keys[n])[:6]:
             missing = needs[name] - have
             if missing:
                 (semantic,) = missing
@@ -1011,6 +1019,8 @@ class _Walker:
         while len(self.steps) < self.target:
             names = self._trigger_starts() if cfg.trigger and not self.steps else None
             if not self.step(names):
+                if len(self.steps) >= cfg.min_length:
+                    break  # nothing can follow, and the walk is long enough: it ends here
                 return WalkResult(None, "dead_end" if self.steps else "no_start")
             if cfg.trigger and len(self.steps) == 1:
                 if not self._trigger():
