@@ -110,12 +110,12 @@ def test_a_synth_resumed_with_another_length_range_is_refused_naming_what_differ
     out = tmp_path / "out"
     _fast(out, 2)
     before = _files(out)
-    shorter = SynthConfig(walk=WalkConfig(min_length=3, max_length=5))
-    with pytest.raises(ValueError, match=r"max_length: 6 there, 5 now; min_length: 4 there, 3 now") as caught:
+    shorter = SynthConfig(walk=WalkConfig(min_length=2, max_length=5))
+    with pytest.raises(ValueError, match=r"max_length: 6 there, 5 now; min_length: 3 there, 2 now") as caught:
         _fast(out, 4, config=shorter)
     assert "seed" not in str(caught.value)
     assert _files(out) == before
-    assert _fast(out, 3, config=SynthConfig(walk=WalkConfig(min_length=4, max_length=6)))["kept"] == 3
+    assert _fast(out, 3, config=SynthConfig(walk=WalkConfig(min_length=3, max_length=6)))["kept"] == 3
 
 
 def test_a_synth_directory_without_recorded_settings_is_still_refused_another_seed(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ def synth(
         "out/tasks"
     ),
     world_seed: Annotated[int, typer.Option("--world-seed", help="World seed.")] = 0,
-    min_length: Annotated[int, typer.Option(help="Fewest steps per task.")] = 4,
+    min_length: Annotated[int, typer.Option(help="Fewest steps per task before its closing message.")] = 3,
     max_length: Annotated[int, typer.Option(help="Most steps per task.")] = 6,
     min_services: Annotated[int, typer.Option(help="Fewest services per task.")] = 2,
     max_services: Annotated[int, typer.Option(help="Most services per task.")] = 4,

@@ -201,7 +201,7 @@ class WalkConfig:
         derive: Chance that a date or time parameter takes a found one plus some days.
     """
 
-    min_length: int = 4
+    min_length: int = 3
     max_length: int = 6
     min_services: int = 2
     max_services: int = 4
@@ -1025,7 +1025,9 @@ class _Walker:
             if cfg.trigger and len(self.steps) == 1:
                 if not self._trigger():
                     return WalkResult(None, "no_trigger")
-                self._react()
+                if self._react():
+                    # The event is carried over: what is left is to tell someone, not more work.
+                    self.target = max(len(self.steps), cfg.min_length)
         if tell and not any(s.tool in self._message_tools() for s in self.steps):
             self._notify()
         walk = Walk(self.steps, self.episode, self.setup, self.trigger)
