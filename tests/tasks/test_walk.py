@@ -12,7 +12,7 @@ from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
-from compoworld.tasks.triggers import Fired, reactions
+from compoworld.tasks.triggers import Fired, reactions, silences
 from compoworld.tasks.walk import WEAK, Walk, WalkConfig, draw_walk, produced_values
 
 SERVICES = ["crm", "mail", "invoicing", "payments", "calendar", "chat", "shop", "shipping", "helpdesk", "hr"]
@@ -236,6 +236,9 @@ def test_an_event_says_which_reactions_fit_it() -> None:
     assert reactions(fired(archived=False)) is None  # a flag cleared is no event of a known kind
     suspended = reactions(fired(suspended=True))
     assert suspended is not None and suspended.search("revoke_token")
+    # Only an event that asks for no more contact keeps the walk from writing to its subject.
+    assert silences(fired(marketing_status="unsubscribed")) and silences(fired(status="opted_out"))
+    assert not silences(fired(status="cancelled")) and not silences(fired(archived=False))
 
 
 def test_a_stated_text_looks_like_the_field_it_fills(setup: tuple[World, ToolGraph, ValuePool]) -> None:

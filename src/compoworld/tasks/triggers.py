@@ -25,7 +25,7 @@ from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
 from compoworld.tasks.graph import ToolGraph
 from compoworld.world.world import World
 
-__all__ = ["REACTIONS", "Fired", "event_tools", "fire_trigger", "reactions", "trigger_message"]
+__all__ = ["REACTIONS", "Fired", "event_tools", "fire_trigger", "reactions", "silences", "trigger_message"]
 
 # Fields an event may set: the ones people watch (status, stage, priority …), never free text.
 _WATCHED = ("status", "stage", "state", "priority", "severity", "tier", "level", "urgency", "health", "phase")
@@ -86,6 +86,18 @@ def reactions(fired: Fired) -> re.Pattern[str] | None:
         if event.search(said):
             return reaction
     return None
+
+
+def silences(fired: Fired) -> bool:
+    """Whether an event asks that its subject be contacted no more (an unsubscribe, an opt-out).
+
+    Args:
+        fired: The event.
+
+    Returns:
+        True when the event is of the first kind of :data:`REACTIONS`.
+    """
+    return reactions(fired) is REACTIONS[0][1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from compoworld.tasks.messages import compose_body, pick_facts
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, sends, subject_email
 from compoworld.tasks.transforms import apply_transform, draw_params, sources_for
-from compoworld.tasks.triggers import Fired, event_tools, fire_trigger, reactions, trigger_message
+from compoworld.tasks.triggers import Fired, event_tools, fire_trigger, reactions, silences, trigger_message
 from compoworld.world.world import World
 
 __all__ = [
@@ -386,8 +386,10 @@ class _Walker:
             if port is not None:
                 matches = self._matches(tool, port)
                 if recipient:
-                    # The mailbox or channel a message goes out from is ours: it is not whom we tell.
-                    matches = [p for p in matches if p.step not in self.lookups]
+                    # The mailbox or channel a message goes out from is ours: it is not whom we tell;
+                    # and someone who just asked not to be contacted is not written to either.
+                    silent = self._silenced()
+                    matches = [p for p in matches if p.step not in self.lookups and str(p.value) not in silent]
                 derived = None if is_list else self._derived(tool, port, bool(matches), required)
                 if derived is not None:
                     args[name], prov[name] = derived
@@ -586,6 +588,12 @@ class _Walker:
                 if x.step == p.step and x.path.startswith(prefix) and "." not in x.path[len(prefix) :]
             )
         return own
+
+    def _silenced(self) -> set[str]:
+        """The addresses and numbers of the trigger's record when its event asks for no more contact."""
+        if self.event is None or not silences(self.event):
+            return set()
+        return {str(p.value) for p in self.produced if p.step == 0 and p.semantic in ("email", "phone")}
 
     def _to_sender(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> bool:
         """Whether a message goes to the owner of the mailbox, channel or account it is sent from.
