@@ -233,7 +233,11 @@ def test_an_event_says_which_reactions_fit_it() -> None:
     assert cancelled is not None and cancelled.search("cancel_shipment") and not cancelled.search("create_invoice")
     won = reactions(fired(stage="won"))
     assert won is not None and won.search("create_invoice")
-    assert reactions(fired(archived=False)) is None  # a flag cleared is no event of a known kind
+    assert reactions(fired(archived=False)) is None  # a flag cleared is no event of a known kind,
+    off = reactions(fired(active=False))  # unless the flag says the thing is live: then it ended
+    assert off is not None and off.search("deactivate_user")
+    retired = reactions(fired(status="deprovisioned"))
+    assert retired is not None and retired.search("suspend_user")
     suspended = reactions(fired(suspended=True))
     assert suspended is not None and suspended.search("revoke_token")
     # Only an event that asks for no more contact keeps the walk from writing to its subject.

@@ -55,7 +55,8 @@ REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
         # Something ended: wind down what hangs on it.
         (
             r"cancel|refund|lost|churn|terminat|void|declin|reject|expired|revok|suspend|inactive|deactivat|"
-            r"disabled|archived|locked|closed|offboard|vacation|paused|on_hold|resign",
+            r"disabled|archived|locked|closed|offboard|vacation|paused|on_hold|resign|deprovision|deprecat|"
+            r"removed|stopped|retired|deceased|disqualif|non_renewing",
             r"cancel|refund|void|revoke|suspend|deactivat|disable|remove|archive|hold|pause|close|offboard|"
             r"terminat|lock|block|unpublish|unassign|reassign|transfer",
         ),
@@ -80,12 +81,25 @@ def reactions(fired: Fired) -> re.Pattern[str] | None:
     Returns:
         The first of :data:`REACTIONS` whose event pattern matches a new value (or a flag it set).
     """
-    # A flag set names the event (suspended, archived); a flag cleared is no event of a known kind.
-    said = " ".join((k if v else "") if isinstance(v, bool) else str(v).casefold() for k, v in fired.changes.items())
+    said = " ".join(_said(k, v) for k, v in fired.changes.items())
     for event, reaction in REACTIONS:
         if event.search(said):
             return reaction
     return None
+
+
+# Flags whose clearing ends something (a product no longer active); other flags cleared name no known event.
+_LIVE_FLAGS = frozenset({"active", "enabled", "available", "published", "is_active", "is_enabled"})
+
+
+def _said(field: str, value: Any) -> str:
+    """One change as the event patterns read it.
+
+    A flag set reads as its name (``suspended``), a live flag cleared as ``inactive``, any other value as it is.
+    """
+    if isinstance(value, bool):
+        return field if value else ("inactive" if field in _LIVE_FLAGS else "")
+    return str(value).casefold()
 
 
 def silences(fired: Fired) -> bool:
