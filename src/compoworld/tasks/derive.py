@@ -172,13 +172,6 @@ def _upstream_criteria(d: Derivation, step: Step) -> list[str]:
 # -- stage 1: state criteria ----------------------------------------------------------------
 
 
-def _keeps_text(rec: dict[str, Any], step: Step) -> bool:
-    """Whether an added record keeps a text the step composed (the message, not the thread around it)."""
-    args = _arguments(step)
-    texts = [args[n] for n, p in step.provenance.items() if p.kind == "compose"]
-    return any(v in texts for v in rec.values())
-
-
 def _added(
     d: Derivation, j: int, table: str, rec: dict[str, Any], step: Step, deps: list[str], *, companion: bool
 ) -> str | None:
@@ -193,7 +186,8 @@ def _added(
     fields = {
         k: v for k, v in rec.items() if k in args and k not in skip and args[k] == v and not is_new_id(v, d.new_ids)
     }
-    message = bool(composed) and _keeps_text(rec, step)
+    # The record that keeps the composed text is the message; others the step added go along with it (a thread).
+    message = any(v == args[n] for n in composed for v in rec.values())
     if not message and not fields and companion:
         # A record made beside the one asked for (a message's thread, a new team's general channel,
         # a document's first revision): that one's criterion asks for the work, and no-collateral

@@ -300,6 +300,7 @@ class _Walker:
         self.setup: list[Step] = []
         self.trigger = ""
         self.event: Fired | None = None
+        self.reaction: re.Pattern[str] | None = None  # what reacts to the event (see triggers.REACTIONS)
         # (table, record, field) -> the value before the walk's first change of it.
         self.original: dict[tuple[str, str, str], Any] = {}
         self.lookups: set[int] = set()  # steps that found where a message goes out from
@@ -420,7 +421,7 @@ class _Walker:
                 args[name] = gen.value(prop, schema, name=name, resource=resource)
                 prov[name] = Provenance("literal")
         if message:
-            if self._to_oneself(args, ports) or self._to_sender(args, prov, ports):
+            if self._to_oneself(args, prov, ports):
                 return None
             body = self._body(args, ports, prov)
             if body is None:
@@ -558,15 +559,18 @@ class _Walker:
             self.graph.cache[key] = domains
         return domains
 
-    @staticmethod
-    def _to_oneself(args: dict[str, Any], ports: dict[str, Port]) -> bool:
-        """Whether a message goes to the very address or number it is sent from."""
-        senders: set[str] = set()
+    def _to_oneself(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> bool:
+        """Whether a message goes to whom it is sent from.
+
+        That is the sender's address, or the mailbox, channel or account it goes out from: the record
+        whose own id it takes, whose addresses are ours.
+        """
+        senders = {str(x.value) for x in self._own(prov)}
         recipients: set[str] = set()
         for path, port in ports.items():
             name = path.removesuffix("[]")
             if port.semantic in ("email", "phone") and name in args:
-                (senders if sends(name) else recipients).update(str(v) for v in _items(args[name]))
+                (senders if sends(name) else recipients).update(str(v) for v in _items(args[name]) if v is not None)
         return bool(senders & recipients)
 
     def _own(self, prov: dict[str, Provenance]) -> list[Produced]:
@@ -594,22 +598,6 @@ class _Walker:
         if self.event is None or not silences(self.event):
             return set()
         return {str(p.value) for p in self.produced if p.step == 0 and p.semantic in ("email", "phone")}
-
-    def _to_sender(self, args: dict[str, Any], prov: dict[str, Provenance], ports: dict[str, Port]) -> bool:
-        """Whether a message goes to the owner of the mailbox, channel or account it is sent from.
-
-        The record a message goes out from is the one whose own id it takes; its addresses are
-        ours, and telling ourselves is telling nobody.
-        """
-        own = {str(x.value) for x in self._own(prov)}
-        recipients = {
-            str(v)
-            for path, port in ports.items()
-            if port.semantic in ("email", "phone") and not sends(path.removesuffix("[]"))
-            for v in _items(args.get(path.removesuffix("[]")))
-            if v is not None
-        }
-        return bool(own & recipients)
 
     def _body(
         self, args: dict[str, Any], ports: dict[str, Port], prov: dict[str, Provenance]
@@ -717,7 +705,7 @@ class _Walker:
 
     def _reaction_tools(self) -> list[str]:
         """The writes that react to the trigger's kind of event, computed once per kind and graph."""
-        pattern = reactions(self.event) if self.event is not None else None
+        pattern = self.reaction
         if pattern is None:
             return []
         cache: dict[str, list[str]] = self.graph.cache.setdefault("reaction_tools", {})
@@ -741,14 +729,13 @@ class _Walker:
         read when the walk has not found it yet. Tries a few reactions; False when none fits.
         """
         names = self._reaction_tools()
-        if not names or self.event is None:
+        if not names or self.reaction is None:
             return False
         src = self.tools[self.steps[0].tool]
         # Where integrations carry such events first (the recipe prior), at random among equals;
         # the prior's weights after the first tool are kept per first tool and kind of event.
         cache: dict[tuple[str, str], list[tuple[str, float]]] = self.graph.cache.setdefault("reaction_weights", {})
-        pattern = reactions(self.event)
-        key = (src.name, pattern.pattern if pattern is not None else "")
+        key = (src.name, self.reaction.pattern)
         weighted = cache.get(key)
         if weighted is None:
             weighted = cache[key] = [
@@ -915,6 +902,7 @@ class _Walker:
         stated = [(n, first.arguments[n]) for n, p in first.provenance.items() if p.kind == "given"]
         subject = f"the {noun}" + "".join(f" with {label(n)} {render_value(v)}" for n, v in stated[:1])
         self.event = fired
+        self.reaction = reactions(fired)
         self.setup = [
             Step(fired.tool, fired.arguments, {n: Provenance("literal") for n in fired.arguments}, fired.result)
         ]
