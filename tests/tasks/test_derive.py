@@ -12,6 +12,7 @@ from compoworld.tasks.criteria import (
     NoCollateralCriterion,
     StateCriterion,
     TransitionCriterion,
+    check_criteria,
 )
 from compoworld.tasks.derive import (
     Derivation,
@@ -128,6 +129,27 @@ def test_a_transition_links_a_value_found_upstream_to_the_field_that_stored_it(c
     assert t.ref_criterion is None and t.depends_on == []
 
 
+def test_acting_on_a_found_world_record_links_the_step_that_found_it(crm_world: World) -> None:
+    walk = log_call_walk(crm_world)
+    d, replay = _start(crm_world, walk)
+    _run_steps(d, walk, replay, 3)
+    state_criteria(d, 3, walk.steps[3], replay.diffs[3])
+    (tid,) = transition_criteria(d, 3, walk.steps[3], replay.diffs[3])
+    t = d.criteria[int(tid[1:])]
+    assert isinstance(t, TransitionCriterion)
+    assert (t.from_step, t.value, t.table, t.field) == (0, CONTACT, "crm.contacts", "id")
+    assert t.description == "the record found in step 1 is the one written to crm.contacts"
+    # The same change made to another contact does not pass: the found one had to be acted on.
+    other = next(i for i in crm_world.tables["crm.contacts"].records if i != CONTACT)
+    for contact, passed in ((CONTACT, True), (other, False)):
+        episode = Episode(crm_world)
+        assert episode.call("crm__update_contact", {"contact_id": contact, "title": "CFO"}).ok
+        (verdict,) = check_criteria([t], episode)
+        assert verdict.passed is passed
+    # Updating a record the task made is asked for by that record's own criterion, not by another link.
+    assert transition_criteria(d, 2, walk.steps[2], replay.diffs[2]) == []
+
+
 def test_a_new_id_stored_downstream_is_matched_through_the_criterion_of_its_record(crm_world: World) -> None:
     walk = deal_walk(crm_world)
     d, replay = _start(crm_world, walk)
@@ -216,8 +238,9 @@ def test_derive_runs_the_stages_in_order_and_numbers_criteria_as_made(crm_world:
         ("c0", StateCriterion),
         ("c1", TransitionCriterion),
         ("c2", StateCriterion),
-        ("c3", AnswerCriterion),
-        ("c4", NoCollateralCriterion),
+        ("c3", TransitionCriterion),
+        ("c4", AnswerCriterion),
+        ("c5", NoCollateralCriterion),
     ]
     assert derived.episode.state_hash() == walk.episode.state_hash()
     # A walk ending in a write has no answer criterion.

@@ -12,8 +12,8 @@ from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits
-from compoworld.tasks.triggers import Fired, reactions, silences
-from compoworld.tasks.walk import WEAK, Walk, WalkConfig, draw_walk, produced_values
+from compoworld.tasks.triggers import REACTIONS, Fired, names_reaction, reactions, silences
+from compoworld.tasks.walk import WEAK, Walk, WalkConfig, draw_walk, flatten, produced_values
 
 SERVICES = ["crm", "mail", "invoicing", "payments", "calendar", "chat", "shop", "shipping", "helpdesk", "hr"]
 
@@ -25,25 +25,49 @@ def setup() -> tuple[World, ToolGraph, ValuePool]:
     return world, ToolGraph.build(catalog), ValuePool.from_world(world)
 
 
+# The default kind of walk, which carries its event over to another service, and one that goes on as
+# the recipe prior has it, longer and across more services.
+REACTING = WalkConfig(min_length=3, max_length=6, min_services=2, max_services=4)
+GOING_ON = WalkConfig(min_length=4, max_length=6, min_services=3, max_services=4, react=False)
+REASONS = {
+    "no_start",
+    "no_trigger",
+    "no_reaction",
+    "dead_end",
+    "too_short",
+    "no_write",
+    "too_few_services",
+    "no_fan_in",
+}
+
+
 @pytest.fixture(scope="module")
-def walks(setup: tuple[World, ToolGraph, ValuePool]) -> list[Walk]:
+def drawn(setup: tuple[World, ToolGraph, ValuePool]) -> dict[bool, list[Walk]]:
     world, graph, pool = setup
-    config = WalkConfig(min_length=4, max_length=6, min_services=3, max_services=4)
-    out = []
-    for i in range(100):
-        result = draw_walk(world, graph, random.Random(i), config, pool)
-        if result.walk is not None:
-            out.append(result.walk)
-        else:
-            assert result.reason in {"no_start", "no_trigger", "dead_end", "no_write", "too_few_services", "no_fan_in"}
+    out: dict[bool, list[Walk]] = {}
+    for config in (REACTING, GOING_ON):
+        kept = out.setdefault(config.react, [])
+        for i in range(150):
+            result = draw_walk(world, graph, random.Random(i), config, pool)
+            if result.walk is not None:
+                kept.append(result.walk)
+            else:
+                assert result.reason in REASONS
+                assert config.react or result.reason != "no_reaction"
     return out
 
 
-def test_a_seventh_of_draws_give_a_walk(walks: list[Walk]) -> None:
-    # Over ten services with three required, role-aware walks end early more often: a continuation
-    # that would hand a customer's e-mail to an employee's field is no continuation; and a walk whose
-    # first record can take no event (the trigger its task opens with) is no walk.
-    assert len(walks) >= 14
+@pytest.fixture(scope="module")
+def walks(drawn: dict[bool, list[Walk]]) -> list[Walk]:
+    return [w for kept in drawn.values() for w in kept]
+
+
+def test_enough_draws_give_a_walk(drawn: dict[bool, list[Walk]]) -> None:
+    # Over ten services, a walk whose first record can take no event (the trigger its task opens
+    # with), or whose event no other service can carry over, is no walk; role-aware walks that must
+    # touch three services end early more often.
+    assert len(drawn[True]) >= 25
+    assert len(drawn[False]) >= 15
 
 
 def test_every_step_after_the_first_consumes_an_identifying_upstream_value(walks: list[Walk]) -> None:
@@ -72,12 +96,14 @@ def test_ids_are_never_given_or_literal(walks: list[Walk], setup: tuple[World, T
 
 
 def test_walks_respect_their_constraints_and_write(
-    walks: list[Walk], setup: tuple[World, ToolGraph, ValuePool]
+    drawn: dict[bool, list[Walk]], walks: list[Walk], setup: tuple[World, ToolGraph, ValuePool]
 ) -> None:
     world, _, _ = setup
+    for config in (REACTING, GOING_ON):
+        for walk in drawn[config.react]:
+            assert config.min_length <= len(walk.steps) <= config.max_length
+            assert config.min_services <= len(walk.services) <= config.max_services
     for walk in walks:
-        assert 4 <= len(walk.steps) <= 6
-        assert 3 <= len(walk.services) <= 4
         assert any(world.catalog.tools[s.tool].writes for s in walk.steps)
         assert not walk.episode.diff().is_empty
         assert walk.setup and walk.trigger  # every walk opens with an event on its first record
@@ -259,3 +285,94 @@ def test_a_stated_text_looks_like_the_field_it_fills(setup: tuple[World, ToolGra
     # Without a resource, the service's records of that field name serve; without a name, the type's values do.
     assert gen.value(schema["properties"]["subject"], schema, name="subject") in pool.by_field[("mail", "subject")]
     assert ("mail", "no_such_field") not in pool.by_field
+
+
+def test_a_reacting_walk_carries_its_event_over_and_does_nothing_else(
+    drawn: dict[bool, list[Walk]], setup: tuple[World, ToolGraph, ValuePool]
+) -> None:
+    # Right after the event, another service reacts to it as integrations do (a suspended user's
+    # shared links revoked); then someone may be told. No step is there only because it could follow.
+    world, _, _ = setup
+    prior = RecipePrior.default()
+    tools = world.catalog.tools
+    for walk in drawn[True]:
+        first = tools[walk.steps[0].tool]
+        writes = [tools[s.tool] for s in walk.steps if tools[s.tool].writes]
+        reactions_ = [t for t in writes if action_of(t) != "message"]
+        assert 1 <= len(reactions_) <= 2, [s.tool for s in walk.steps]
+        for tool in reactions_:
+            assert tool.service != first.service
+            assert any(names_reaction(p, tool.name.split("__", 1)[1]) for _, p in REACTIONS), tool.name
+            assert prior.recipe_for(first, tool) is not None, (first.name, tool.name)
+        assert sum(action_of(t) == "message" for t in writes) <= 1
+        # Every read after the first finds what the next step of its own service acts on.
+        for i, step in enumerate(walk.steps[1:-1], start=1):
+            if not tools[step.tool].writes:
+                assert tools[walk.steps[i + 1].tool].service == tools[step.tool].service
+
+
+def test_a_message_goes_out_from_a_place_and_tells_its_recipient_news(
+    walks: list[Walk], setup: tuple[World, ToolGraph, ValuePool]
+) -> None:
+    world, _, _ = setup
+    tools = world.catalog.tools
+    people = {p.email: p for p in world.population.people}
+    companies = {c.key: c.name for c in world.population.companies}
+    told = 0
+    for walk in walks:
+        for i, step in enumerate(walk.steps):
+            if action_of(tools[step.tool]) != "message":
+                continue
+            # A record looked up for the message (no value of the walk in it) is where it goes out
+            # from, a mailbox or a channel, never a document or thread picked to comment on.
+            before = walk.steps[i - 1]
+            if not any(p.sources for p in before.provenance.values()):
+                resource = str(tools[before.tool].resource)
+                assert resource.split(".")[1].removesuffix("_member") in ("mailbox", "channel", "admin", "member")
+            body = next(p for p in step.provenance.values() if p.kind == "compose")
+            to = [
+                str(r)
+                for k, v in step.arguments.items()
+                if k in ("to", "to_email", "contact_email", "email")
+                for r in (v if isinstance(v, list) else [v])
+            ]
+            person = people.get(to[0]) if to else None
+            if person is None:
+                continue
+            told += 1
+            theirs = {person.name, person.first_name, person.last_name, person.phone, person.email}
+            theirs.add(companies.get(person.company_key or "", ""))
+            for k, path in body.parts:
+                found = dict(flatten(walk.steps[k].result))
+                assert found.get(path) not in theirs, (step.tool, path, found.get(path))
+    assert told >= 1
+
+
+def test_a_stated_text_names_the_company_the_work_is_about(
+    walks: list[Walk], setup: tuple[World, ToolGraph, ValuePool]
+) -> None:
+    world, _, _ = setup
+    others = {c.name for c in world.population.companies if not c.home}
+    for walk in walks:
+        first = {str(v) for _, v in flatten(walk.steps[0].result)}
+        people = {p.email: p for p in world.population.people}
+        subject = {
+            c.name
+            for c in world.population.companies
+            if c.name in first or any(people[e].company_key == c.key for e in first if e in people)
+        }
+        for step in walk.steps:
+            for name, prov in step.provenance.items():
+                value = step.arguments[name]
+                if prov.kind == "literal" and isinstance(value, str):
+                    named = {c for c in others if c in value}
+                    assert named <= subject, (step.tool, name, value)
+
+
+def test_a_reaction_is_named_by_its_verb_not_by_its_undoing() -> None:
+    ending = REACTIONS[2][1]
+    winning = REACTIONS[3][1]
+    assert names_reaction(ending, "suspend_user") and not names_reaction(ending, "unsuspend_user")
+    assert names_reaction(ending, "deactivate_item") and names_reaction(ending, "unpublish_article")
+    assert names_reaction(winning, "activate_listing") and not names_reaction(winning, "deactivate_item")
+    assert not names_reaction(winning, "deprovision_user") and not names_reaction(winning, "reschedule_meeting")

@@ -13,7 +13,8 @@ a few examples of tasks that miss it:
   step's result into a later step's argument, the share whose roles fit (a
   customer's e-mail into a recipient, not a supplier field);
 * ``prior_transitions``: of consecutive steps in different services, the share
-  that the recipe prior knows as a real integration pattern;
+  that the recipe prior knows as a real integration pattern (a read that finds the
+  record the next step of its service acts on counts as part of that step);
 * ``trigger_tasks``: tasks that start from an event their setup puts into the episode;
 * ``create_share_of_writes``: of the writing steps, the share that create;
 * ``change_tasks``: tasks with an update or a state transition;
@@ -333,7 +334,15 @@ def audit_tasks(
                     wanted = ", ".join(sorted(accepted))
                     fit.miss(task, f"{source.name}.{prov['field']} ({role}) into {tool.name}.{param} ({wanted})")
             # A lookup (weather, exchange rates …) is an aside: the work goes on from the step before it.
-            work = [t for t in tools[:j] if not prior.is_lookup(t)] if not prior.is_lookup(tool) else tools[:j]
+            # A read that finds the record the next step of its service acts on is part of that step:
+            # the hop between services is the one to the step it serves.
+            if _finds_for_next(tools, j):
+                continue
+            work = (
+                [t for i, t in enumerate(tools[:j]) if not prior.is_lookup(t) and not _finds_for_next(tools, i)]
+                if not prior.is_lookup(tool)
+                else tools[:j]
+            )
             if work and work[-1].service != tool.service:
                 before = work[-1]
                 transitions = metrics["prior_transitions"]
@@ -355,6 +364,11 @@ def audit_tasks(
             f"the instruction says {leak.group().strip()!r}" if leak else "",
         )
     return AuditReport(len(tasks), metrics, actions, outside, unreplayable)
+
+
+def _finds_for_next(tools: Sequence[Tool], j: int) -> bool:
+    """Whether step ``j`` is a read, after the first step, whose next step is in its own service."""
+    return 0 < j < len(tools) - 1 and not tools[j].writes and tools[j + 1].service == tools[j].service
 
 
 def _count_task(metric: Metric, task: Task, ok: bool, why: str) -> None:

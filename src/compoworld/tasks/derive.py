@@ -352,6 +352,18 @@ def _field_named(diff: StateDiff, name: str, value: Any) -> tuple[str, str] | No
     return None
 
 
+def _acted_on(diff: StateDiff, value: Any) -> tuple[str, str] | None:
+    """``(table, "id")`` when ``value`` is the id of a world record the diff updated: the record a step acted on.
+
+    The record a reaction changes is found from what an earlier step found (the lead with the
+    subscriber's e-mail): acting on that very record is how the found value is consumed.
+    """
+    for table, td in diff.tables.items():
+        if any(c.id == value for c in td.updated):
+            return table, "id"
+    return None
+
+
 def _transition(d: Derivation, j: int, name: str, prov: Provenance, value: Any, diff: StateDiff) -> str | None:
     assert prov.step is not None
     if isinstance(value, list) and len(value) == 1:
@@ -360,7 +372,9 @@ def _transition(d: Derivation, j: int, name: str, prov: Provenance, value: Any, 
         return None
     # The written field named like the argument first: one value given twice (from_email and reply_to)
     # makes two links, not the same one twice.
-    spot = _field_named(diff, name, value) or find_value(diff, value)
+    # A record the task made is asked for by its own criterion, whatever later steps do to it.
+    acted = None if is_new_id(value, d.new_ids) else _acted_on(diff, value)
+    spot = _field_named(diff, name, value) or find_value(diff, value) or acted
     if spot is None:
         return None
     table, fname = spot
@@ -371,12 +385,18 @@ def _transition(d: Derivation, j: int, name: str, prov: Provenance, value: Any, 
         if idx is None:
             return None
         ref, value = d.criteria[idx].id, None
+    if fname == "id":
+        said = f"the record found in step {prov.step + 1} is the one written to {table}"
+    else:
+        said = (
+            f"the {field_label(prov.field or name)} found in step {prov.step + 1} "
+            + (f"(through {prov.transform}) " if prov.transform else "")
+            + f"is used as {fname} of the record written to {table}"
+        )
     return d.add(
         TransitionCriterion(
             id=d.next_id(),
-            description=f"the {field_label(prov.field or name)} found in step {prov.step + 1} "
-            + (f"(through {prov.transform}) " if prov.transform else "")
-            + f"is used as {fname} of the record written to {table}",
+            description=said,
             depends_on=sorted(set(d.by_step.get(prov.step, [])) | ({ref} if ref else set())),
             step=j,
             from_step=prov.step,

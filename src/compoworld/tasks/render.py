@@ -242,7 +242,12 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
             svc = world.catalog.services[tool.service].title
             spec = world.catalog.resources.get(tool.resource) if tool.resource else None
             noun = spec.noun if spec is not None else "record"
-            context.append(f"Use the {noun} with {' and '.join(stated)} in {svc}.")
+            place = world.catalog.resources.get(tool.resource.removesuffix("_member")) if tool.resource else None
+            if place is not None and tool.resource is not None and tool.resource.endswith("_member"):
+                # A membership names a place by who is in it: the channel a teammate posts in.
+                context.append(f"Use the {place.noun} of the member with {' and '.join(stated)} in {svc}.")
+            else:
+                context.append(f"Use the {noun} with {' and '.join(stated)} in {svc}.")
     parts.extend(context)
     goals = [goal_sentence(world, walk, j, rng) for j, step in enumerate(walk.steps) if tools[step.tool].writes]
     if goals:

@@ -25,7 +25,17 @@ from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
 from compoworld.tasks.graph import ToolGraph
 from compoworld.world.world import World
 
-__all__ = ["REACTIONS", "Fired", "event_tools", "fire_trigger", "reactions", "silences", "trigger_message"]
+__all__ = [
+    "EVENT_MIX",
+    "REACTIONS",
+    "Fired",
+    "event_tools",
+    "fire_trigger",
+    "names_reaction",
+    "reactions",
+    "silences",
+    "trigger_message",
+]
 
 # Fields an event may set: the ones people watch (status, stage, priority …), never free text.
 _WATCHED = ("status", "stage", "state", "priority", "severity", "tier", "level", "urgency", "health", "phase")
@@ -37,7 +47,8 @@ _MESSAGES = (
 )
 
 
-# What teams automate after an event, by what the event says (its new value, or the flag it set):
+# What teams automate after an event, by what the event says (its new value, or the flag it set),
+# follow-ups included (a churned customer's account manager gets a task to call them):
 # (event pattern, pattern of the tool names that react to it). The first event pattern that matches wins.
 REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (re.compile(event), re.compile(reaction))
@@ -50,7 +61,8 @@ REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
         # Something urgent or late: get the right people on it.
         (
             r"urgent|critical|high|p1|sev1|blocker|escalat|at_risk|overdue|breach|past_due|delinquent|unpaid|fail",
-            r"escalat|assign|page|incident|acknowledge|create_(task|issue|ticket|case)|remind|flag|priorit|hold|retry",
+            r"escalat|assign|page|incident|acknowledge|create_(task|issue|ticket|case|activity|card)|remind|flag|priorit|"
+            r"hold|retry",
         ),
         # Something ended: wind down what hangs on it.
         (
@@ -58,18 +70,44 @@ REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"disabled|archived|locked|closed|offboard|vacation|paused|on_hold|resign|deprovision|deprecat|"
             r"removed|stopped|retired|deceased|disqualif|non_renewing",
             r"cancel|refund|void|revoke|suspend|deactivat|disable|remove|archive|hold|pause|close|offboard|"
-            r"terminat|lock|block|unpublish|unassign|reassign|transfer",
+            r"terminat|lock|block|unpublish|unassign|reassign|transfer|create_(activity|task)",
         ),
         # Something succeeded: set up what comes next.
         (
             r"won|paid|approved|accepted|verified|confirmed|active|complete|delivered|hired|signed|published|"
             r"resolved|fulfil|shipped|ready|live|enabled|open",
             r"create_(invoice|project|order|shipment|task|issue|account|subscription|employee|contract|booking|"
-            r"deal|opportunity|customer)|invoice|fulfil|ship|activate|invite|onboard|publish|approve|schedule|book|"
+            r"deal|opportunity|customer|activity|card)|invoice|fulfil|ship|activate|invite|onboard|publish|approve|"
+            r"schedule|book|"
             r"provision|grant|add_member|enrol|enroll|convert|assign",
         ),
     )
 )
+
+
+# Prefixes that undo the verb after them: unsuspend, deactivate, deprovision, disapprove, reschedule.
+_UNDOING = ("un", "de", "dis", "re")
+
+
+def names_reaction(pattern: re.Pattern[str], action: str) -> bool:
+    """Whether a tool's action name (``suspend_user``) is one of a reaction pattern's verbs, not its undoing.
+
+    Args:
+        pattern: A reaction pattern of :data:`REACTIONS`.
+        action: The tool's name without its service (``deactivate_item``).
+
+    Returns:
+        True when some match does not follow a prefix that undoes it: ``activate`` names
+        ``activate_listing`` but not ``deactivate_item``; ``suspend`` not ``unsuspend_user``.
+    """
+    return any(not action[: m.start()].endswith(_UNDOING) for m in pattern.finditer(action))
+
+
+EVENT_MIX: tuple[float, ...] = (0.15, 0.25, 0.3, 0.3)
+"""How often a walk asks for each kind of event of :data:`REACTIONS`, in their order.
+
+Most records' states are mostly endings; without a mix, nearly every task would wind something down.
+"""
 
 
 def reactions(fired: Fired) -> re.Pattern[str] | None:
@@ -182,6 +220,10 @@ def _watched_enums(tool: Tool) -> dict[str, list[Any]]:
     return out
 
 
+# Fields that only say when something changed (``state_changed_at``): no one is alerted to them.
+_STAMPS = ("_at", "_on", "_date", "_time")
+
+
 def _changes(world: World, diff: StateDiff) -> tuple[str, str, dict[str, Any]] | None:
     """The one record a call changed and its watched fields' new values, or None if it did otherwise."""
     tables = [(t, td) for t, td in diff.tables.items() if td.added or td.updated or td.removed]
@@ -195,6 +237,7 @@ def _changes(world: World, diff: StateDiff) -> tuple[str, str, dict[str, Any]] |
         k: change.after[k]
         for k in change.changed
         if k not in generated
+        and not k.endswith(_STAMPS)
         and (
             isinstance(change.after[k], bool)
             or (
@@ -214,6 +257,7 @@ def fire_trigger(
     record: tuple[str, str, str],
     pool: ValuePool,
     rng: random.Random,
+    want: re.Pattern[str] | None = None,
 ) -> Fired | None:
     """Make an event on one record: set a watched field through a tool of its service.
 
@@ -224,6 +268,8 @@ def fire_trigger(
         record: ``(id semantic, id parameter value, service)`` of the record the walk found.
         pool: The world's values (for the other arguments an event tool needs).
         rng: Draws the tool and the new value.
+        want: An event pattern of :data:`REACTIONS`: values and tools that say it are tried
+            first (a mix of kinds of event keeps any one kind from filling a task set).
 
     Returns:
         The event, or None when no tool of the record's service makes one.
@@ -232,6 +278,7 @@ def fire_trigger(
     names = [n for n in event_tools(world, graph, id_semantic) if world.catalog.tools[n].service == service]
     rng.shuffle(names)
     gen = ArgumentGenerator(world, pool, service, rng, fresh=False)
+    tries: list[tuple[bool, str, dict[str, Any]]] = []
     for name in names[:4]:
         tool = world.catalog.tools[name]
         id_param = next(p.path for p in graph.inputs[name] if p.required and p.semantic == id_semantic)
@@ -239,25 +286,28 @@ def fire_trigger(
         base: dict[str, Any] = {id_param: record_id}
         for pname in sorted(tool.required - {id_param}):
             base[pname] = gen.value(schema["properties"][pname], schema)
-        tries: list[dict[str, Any]] = []
         enums = _watched_enums(tool)
         for pname in sorted(enums):
             values = list(enums[pname])
             rng.shuffle(values)
-            tries.extend(base | {pname: v} for v in values[:3])
+            said = [(v, want is not None and bool(want.search(_said(pname, v)))) for v in values]
+            # The wanted kind's values first, then others: three of each at most.
+            picked = [x for x in said if x[1]][:3] + [x for x in said if not x[1]][:3]
+            tries.extend((fit, name, base | {pname: v}) for v, fit in picked)
         if not enums:
-            tries.append(base)
-        for args in tries:
-            snap = episode.snapshot()
-            res = episode.call(name, args)
-            if not res.ok:
-                episode.restore(snap)
-                continue
-            found = _changes(world, episode.diff(snap))
-            if found is None:
-                episode.restore(snap)
-                continue
-            return Fired(name, args, res.result, *found)
+            tries.append((want is not None and names_reaction(want, name.split("__", 1)[1]), name, base))
+    tries.sort(key=lambda t: not t[0])  # stable: the draw's order within each kind
+    for _, name, args in tries[:12]:
+        snap = episode.snapshot()
+        res = episode.call(name, args)
+        if not res.ok:
+            episode.restore(snap)
+            continue
+        found = _changes(world, episode.diff(snap))
+        if found is None:
+            episode.restore(snap)
+            continue
+        return Fired(name, args, res.result, *found)
     return None
 
 
@@ -278,7 +328,7 @@ def trigger_message(world: World, fired: Fired, subject: str, rng: random.Random
 
 def _change(name: str, value: Any) -> str:
     """One changed field in words: ``its status is now "won"``, ``it is now suspended``."""
-    words = name.replace("_", " ")
+    words = name.removeprefix("is_").replace("_", " ")
     if isinstance(value, bool):
         return f"it is now {words}" if value else f"it is no longer {words}"
     return f'its {words} is now "{value}"'

@@ -34,7 +34,17 @@ from compoworld.tasks.messages import compose_body, pick_facts
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, sends, subject_email
 from compoworld.tasks.transforms import apply_transform, draw_params, sources_for
-from compoworld.tasks.triggers import Fired, event_tools, fire_trigger, reactions, silences, trigger_message
+from compoworld.tasks.triggers import (
+    EVENT_MIX,
+    REACTIONS,
+    Fired,
+    event_tools,
+    fire_trigger,
+    names_reaction,
+    reactions,
+    silences,
+    trigger_message,
+)
 from compoworld.world.world import World
 
 __all__ = [
@@ -83,6 +93,13 @@ _PLAYS: dict[str, frozenset[str]] = {
     "contact": frozenset({"customer", "vendor", "candidate", "public"}),
     "consumer": frozenset({"customer", "candidate", "patient", "student", "guest", "tenant", "donor", "public"}),
 }
+
+# Texts for a work item about no company, when the world's text for it names one.
+_PLAIN_TEXTS = ("Follow-up", "Account review", "Check-in call", "Status update")
+
+# Records a message may go out from though the walk did not find them (a team's mailbox, a channel);
+# a comment or reply goes only on a record the work is about, never on one looked up for the purpose.
+_PLACES = frozenset({"mailbox", "channel", "admin", "app", "member", "sender", "number"})
 
 # Flags that, set, end a record (a new team archived at once was made for nothing).
 _ENDING_FLAG = re.compile(r"archiv|disabl|suspend|clos|cancel|delet|lock|inactiv|trash|retir|block")
@@ -187,7 +204,7 @@ class WalkConfig:
     """Constraints of a walk.
 
     Attributes:
-        min_length: Fewest steps.
+        min_length: Fewest steps, the closing message included.
         max_length: Most steps.
         min_services: Fewest distinct services.
         max_services: Most distinct services.
@@ -196,6 +213,10 @@ class WalkConfig:
         candidates: Tools tried per step before giving up.
         trigger: Open the walk with an event on the record its first step finds (a status
             change made in the setup); a walk whose record has no such event is rejected.
+        react: With a trigger, carry the event over to another service right after it (see
+            :data:`~compoworld.tasks.triggers.REACTIONS`); a walk whose event finds no
+            reaction is rejected. Without, a walk that finds none goes on as the prior has it.
+        second: Chance that a second service reacts too, when there is room.
         message: Chance that a walk ends by telling someone what it found (a mail, chat
             message, SMS or note whose body carries found facts).
         derive: Chance that a date or time parameter takes a found one plus some days.
@@ -209,6 +230,8 @@ class WalkConfig:
     open_world: bool = True
     candidates: int = 24
     trigger: bool = True
+    react: bool = True
+    second: float = 0.4
     message: float = 1.0
     derive: float = 0.9
 
@@ -350,9 +373,13 @@ class _Walker:
         return self._index().starts
 
     def _fill(
-        self, tool: Tool, first: bool, *, lookup: bool = False
+        self, tool: Tool, first: bool, *, lookup: bool = False, find: bool = False
     ) -> tuple[dict[str, Any], dict[str, Provenance]] | None:
-        """Arguments for ``tool``: upstream values where types match, else givens or literals."""
+        """Arguments for ``tool``: upstream values where types match, else givens or literals.
+
+        A ``find`` (a read that looks up the record a reaction acts on) filters by every found
+        value that fits, as they are: it looks for the same entity, not for something near it.
+        """
         schema = tool.parameters_schema
         props = schema.get("properties", {})
         shape = self._shape(tool)
@@ -365,6 +392,8 @@ class _Walker:
         args: dict[str, Any] = {}
         prov: dict[str, Provenance] = {}
         used_upstream: set[int] = set()
+        # Whom else a message could go to, per recipient parameter: (a list?, semantic type, found values).
+        others: dict[str, tuple[bool, str, list[Produced]]] = {}
         strong = False
         gave = False
         # A read is only worth its step if what it found is used: the step after a read consumes it.
@@ -391,15 +420,17 @@ class _Walker:
                     # and someone who just asked not to be contacted is not written to either.
                     silent = self._silenced()
                     matches = [p for p in matches if p.step not in self.lookups and str(p.value) not in silent]
-                derived = None if is_list else self._derived(tool, port, bool(matches), required)
+                derived = None if is_list or find else self._derived(tool, port, bool(matches), required)
                 if derived is not None:
                     args[name], prov[name] = derived
                     used_upstream.add(prov[name].sources[0])
                     strong = strong or port.semantic not in WEAK
                     continue
-                if matches and (required or self.rng.random() < 0.5):
+                if matches and (required or find or self.rng.random() < 0.5):
                     fresh = [p for p in matches if p.step == last_read]
                     pick = self.rng.choice(fresh or matches[-6:])
+                    if recipient:
+                        others[name] = (is_list, port.semantic, [p for p in matches if p.value != pick.value])
                     args[name] = [pick.value] if is_list else pick.value
                     prov[name] = Provenance("step", pick.step, pick.path, port.semantic)
                     used_upstream.add(pick.step)
@@ -412,18 +443,19 @@ class _Walker:
                 if message and required and port.semantic in ("email", "phone") and not sends(name):
                     return None  # a message goes to someone the work is about, never to a stranger
                 if port.semantic in NAMEABLE and (required or (first and not gave)):
-                    value = self._given(tool, port) or gen.value(prop, schema, name=name, resource=resource)
+                    # A place a message goes out from is named by its own address (a channel's, a
+                    # mailbox's), not by someone who might hold one.
+                    given = None if lookup else self._given(tool, port)
+                    value = given or gen.value(prop, schema, name=name, resource=resource)
                     args[name] = value
                     prov[name] = Provenance("given", semantic=port.semantic)
                     gave = True
                     continue
             if required:
-                args[name] = gen.value(prop, schema, name=name, resource=resource)
+                args[name] = self._about_subject(gen.value(prop, schema, name=name, resource=resource))
                 prov[name] = Provenance("literal")
         if message:
-            if self._to_oneself(args, prov, ports):
-                return None
-            body = self._body(args, ports, prov)
+            body = self._message(args, prov, ports, others)
             if body is None:
                 return None
             for name in bodies[:1]:
@@ -441,6 +473,34 @@ class _Walker:
         if self.config.fan_in and len(self.steps) >= 2 and len(used_upstream) < 2 and self._needs_fan_in():
             return None
         return args, prov
+
+    def _message(
+        self,
+        args: dict[str, Any],
+        prov: dict[str, Provenance],
+        ports: dict[str, Port],
+        others: dict[str, tuple[bool, str, list[Produced]]],
+    ) -> tuple[str, Provenance] | None:
+        """The body of a message, with its recipient changed if need be to one who has news to hear.
+
+        The recipient drawn first may have nothing to learn (the walk found only their own name and
+        number); up to three others found on the way are tried before the message is given up.
+        ``args`` and ``prov`` keep the recipient the body is for.
+        """
+        name = next(iter(others), None)
+        alternatives = others[name][2] if name is not None else []
+        self.rng.shuffle(alternatives)
+        for alt in [None, *alternatives[:3]]:
+            if alt is not None and name is not None:
+                is_list, semantic, _ = others[name]
+                args[name] = [alt.value] if is_list else alt.value
+                prov[name] = Provenance("step", alt.step, alt.path, semantic)
+            if self._to_oneself(args, prov, ports):
+                continue
+            body = self._body(args, ports, prov)
+            if body is not None:
+                return body
+        return None
 
     def _shape(self, tool: Tool) -> _Shape:
         """What :meth:`_fill` reads of a tool's parameters, worked out once per graph."""
@@ -550,6 +610,55 @@ class _Walker:
             self.graph.cache[key] = people
         return people
 
+    def _about_subject(self, value: Any) -> Any:
+        """A stated text that names a company names the one the work is about ("Check-in with …").
+
+        Texts drawn from the world name whichever company their record was about; the same text
+        in this task is about the trigger's company, or, when the work is about no company, about
+        none: it names no other.
+        """
+        if not isinstance(value, str) or not value:
+            return value
+        found = self._company_pattern().search(value)
+        if found is None:
+            return value
+        subject = self._subject_company()
+        if subject is None:
+            return self.rng.choice(_PLAIN_TEXTS)
+        return self._company_pattern().sub(lambda _: subject, value)
+
+    def _subject_company(self) -> str | None:
+        """The company the work is about: named by the first step, or the one of the person it found."""
+        homes = {c.name for c in self.world.population.companies if c.home}
+        for p in self.produced:
+            if p.step != 0 or not isinstance(p.value, str):
+                continue
+            if p.semantic == "company.name" and p.value not in homes:
+                return p.value
+            if p.semantic == "email":
+                person = self._people_by("email").get(p.value.casefold())
+                name = self._company_names().get(person.company_key or "") if person is not None else None
+                if name and name not in homes:
+                    return name
+        return None
+
+    def _company_pattern(self) -> re.Pattern[str]:
+        """Any name of a company other than the home one, built once per world."""
+        key = f"company_pattern:{self.world.seed}:{self.world.version}"
+        pattern: re.Pattern[str] | None = self.graph.cache.get(key)
+        if pattern is None:
+            names = sorted((c.name for c in self.world.population.companies if not c.home), key=len, reverse=True)
+            pattern = self.graph.cache[key] = re.compile("|".join(re.escape(n) for n in names) or "(?!)")
+        return pattern
+
+    def _company_names(self) -> dict[str, str]:
+        """The world's company names by company key, built once per world."""
+        key = f"company_names:{self.world.seed}:{self.world.version}"
+        names: dict[str, str] | None = self.graph.cache.get(key)
+        if names is None:
+            names = self.graph.cache[key] = {c.key: c.name for c in self.world.population.companies}
+        return names
+
     def _domains(self) -> set[str]:
         """The web domains of the world's companies, built once per world."""
         key = f"domains:{self.world.seed}:{self.world.version}"
@@ -610,18 +719,22 @@ class _Walker:
         # Nor is what the record it goes on says of itself (a document's own title, in a comment on it).
         theirs = {(x.step, x.path) for x in self._own(prov)}
         found = [p for p in self.produced if p.step not in self.lookups and (p.step, p.path) not in theirs]
-        facts = pick_facts(found, written, self.rng)
-        if not facts:
-            return None
-        name = None
+        person = None
         people = self._people_by("email")
         for pname, port in ports.items():
             value = args.get(pname.removesuffix("[]"))
             value = value[0] if isinstance(value, list) and value else value
             if port.semantic == "email" and isinstance(value, str) and not sends(pname):
                 person = people.get(value.casefold())
-                name = person.first_name if person else None
                 break
+        if person is not None:
+            # Nobody needs to be told their own name, number or company.
+            written |= {person.name, person.first_name, person.last_name, person.phone, person.email}
+            written |= {self._company_names().get(person.company_key or "", "")}
+        facts = pick_facts(found, written, self.rng)
+        if not facts:
+            return None
+        name = person.first_name if person is not None else None
         text = compose_body([(field_label(f.path), str(f.value)) for f in facts], name, self.rng)
         return text, Provenance("compose", semantic="text.body", parts=tuple((f.step, f.path) for f in facts))
 
@@ -715,7 +828,7 @@ class _Walker:
                 n
                 for n in self.graph.tools
                 if self.tools[n].writes
-                and pattern.search(n.split("__", 1)[1])
+                and names_reaction(pattern, n.split("__", 1)[1])
                 and self._action(n) != "message"  # telling someone is how the walk ends, not how it reacts
             )
         return names
@@ -726,7 +839,8 @@ class _Walker:
         A user deprovisioned in the identity service is suspended in the chat tool; a cancelled
         subscription's customer is flagged in the CRM. The reaction acts on a record found by a
         value of the trigger's record (the person's e-mail, the order number): found first by a
-        read when the walk has not found it yet. Tries a few reactions; False when none fits.
+        read when the walk has not found it yet. Each service reacts once. Tries a few
+        reactions; False when none fits.
         """
         names = self._reaction_tools()
         if not names or self.reaction is None:
@@ -738,28 +852,57 @@ class _Walker:
         key = (src.name, self.reaction.pattern)
         weighted = cache.get(key)
         if weighted is None:
+            # Only where the prior knows integrations carry such events: a reaction no team wires is no reaction.
             weighted = cache[key] = [
-                (n, self.prior.weight(src, self.tools[n])) for n in names if self.tools[n].service != src.service
+                (n, self.prior.weight(src, self.tools[n]))
+                for n in names
+                if self.tools[n].service != src.service and self.prior.recipe_for(src, self.tools[n]) is not None
             ]
         needs = self._required_ids()
         have = {p.semantic for p in self.produced}
+        reacted = {self.tools[s.tool].service for s in self.steps[1:] if not self.prior.is_lookup(self.tools[s.tool])}
         rand = self.rng.random
-        keys = {n: w * rand() for n, w in weighted if len(needs[n] - have) <= 1 and self._allowed(n)}
-        for name in sorted(keys, key=lambda n: -keys[n])[:6]:
+        keys = {
+            n: w * rand()
+            for n, w in weighted
+            if n not in self.used
+            and self.tools[n].service not in reacted
+            and len(needs[n] - have) <= 1
+            and self._allowed(n)
+        }
+        tried = 0
+        for name in sorted(keys, key=lambda n: -keys[n]):
+            if tried == 6:
+                break
             missing = needs[name] - have
             if missing:
                 (semantic,) = missing
-                # The read must use what the trigger's record holds (step() asks every step to be about it).
-                if not self.step(self._lookups(semantic)[:3]):
+                # The read must use what the trigger's record holds (step() asks every step to be about it),
+                # in a parameter that takes whose it is: a customer's e-mail finds no employee's account.
+                finders = [n for n in self._lookups(semantic) if n not in self.used and self._can_find(n)]
+                if not finders:
+                    continue
+                tried += 1
+                if not self.step(finders[:3], find=True):
                     continue
                 if semantic not in {p.semantic for p in self.produced if p.step == len(self.steps) - 1}:
                     self._drop_last()
                     continue
+            else:
+                tried += 1
             if self.step([name]):
                 return True
             if missing:
                 self._drop_last()
         return False
+
+    def _can_find(self, name: str) -> bool:
+        """Whether a read can look a record up by a value the walk found (of its type, of a fitting role)."""
+        tool = self.tools[name]
+        return any(
+            not port.semantic.endswith(".id") and port.semantic not in WEAK and self._matches(tool, port)
+            for port in self.graph.inputs[name]
+        )
 
     def _reactions(self, state: StepState) -> list[str]:
         """Writes that react to the trigger as teams do (suppress after an unsubscribe …) and can follow now.
@@ -777,10 +920,11 @@ class _Walker:
         """(service, writes, is a delete) per tool, computed once per graph."""
         return self._index().traits
 
-    def step(self, names: list[str] | None = None, *, lookup: bool = False) -> bool:
+    def step(self, names: list[str] | None = None, *, lookup: bool = False, find: bool = False) -> bool:
         """Add one step: the first of ``names`` (default: the ranked candidates) that runs and changes what it should.
 
-        A ``lookup`` step finds a record from a stated fact, as a first step does, for the step after it.
+        A ``lookup`` step finds a record from a stated fact, as a first step does, for the step after it;
+        a ``find`` step finds one by what the walk found (see :meth:`_fill`).
         """
         first = not self.steps or lookup
         created = any(self._action(s.tool) == "create" for s in self.steps)
@@ -788,7 +932,7 @@ class _Walker:
             tool = self._tool(name)
             if created and self._action(name) == "create":
                 continue  # one new record a task: a chain of creations is a recipe, not a reaction
-            filled = self._fill(tool, first, lookup=lookup)
+            filled = self._fill(tool, first, lookup=lookup, find=find)
             if filled is None:
                 continue
             args, prov = filled
@@ -886,8 +1030,9 @@ class _Walker:
             return False
         record = own[0]
         snap = self.episode.snapshot()
+        want = self.rng.choices(REACTIONS, weights=EVENT_MIX)[0][0]
         fired = fire_trigger(
-            self.world, self.graph, self.episode, (record.semantic, record.value, service), self.pool, self.rng
+            self.world, self.graph, self.episode, (record.semantic, record.value, service), self.pool, self.rng, want
         )
         if fired is None:
             return False
@@ -935,7 +1080,7 @@ class _Walker:
         """End the walk by telling someone what it found, if a message tool can reach them.
 
         A message tool may need one record the walk did not find: the mailbox, channel or agent
-        it sends from. It is then looked up first, by a fact the instruction states (the
+        it sends from (:data:`_PLACES`). It is then looked up first, by a fact the instruction states (the
         mailbox's address), as a team names its own mailbox.
         """
         have = {p.semantic for p in self.produced}
@@ -948,15 +1093,23 @@ class _Walker:
             if n not in self.used
             and self.world.catalog.services[self.tools[n].service].category not in _BROADCAST
             and len(needs[n] - have) <= min(1, room - 1)
+            and all(m.split(".")[1] in _PLACES for m in needs[n] - have)
             and (self.tools[n].service in self.services or len(self.services) < self.config.max_services)
         ]
-        # What real integrations send after this kind of work comes first.
+        # What real integrations send after this kind of work, and only that when there is any.
+        if after is not None:
+            known = [n for n in names if self.prior.inside(after, self.tools[n])]
+            names = known or names
         weights = {n: (self.prior.weight(after, self.tools[n]) if after else 1.0) * self.rng.random() for n in names}
         for name in sorted(names, key=lambda n: -weights[n])[:8]:
             missing = needs[name] - have
             if missing:
                 (semantic,) = missing
-                if not self.step(self._lookups(semantic)[:3], lookup=True):
+                # The place is named as itself (the mailbox by its address) or by who is in it (the
+                # channel a teammate posts in), not through something kept there.
+                resource = semantic.removesuffix(".id")
+                own = [n for n in self._lookups(semantic) if self.tools[n].resource in (resource, f"{resource}_member")]
+                if not self.step(own[:3], lookup=True):
                     continue
                 if semantic not in {p.semantic for p in self.produced if p.step == len(self.steps) - 1}:
                     self._drop_last()
@@ -1009,23 +1162,38 @@ class _Walker:
         cfg = self.config
         self.target = self.rng.randint(cfg.min_length, cfg.max_length)
         tell = self.rng.random() < cfg.message
+        closing = 1 if tell else 0
+        reacted = False
         if tell:
             # Room for the message, and for looking up the mailbox or channel it goes out from.
-            self.target = max(cfg.min_length, min(self.target, cfg.max_length - 2))
+            self.target = max(cfg.min_length - closing, min(self.target, cfg.max_length - 2))
         while len(self.steps) < self.target:
             names = self._trigger_starts() if cfg.trigger and not self.steps else None
             if not self.step(names):
-                if len(self.steps) >= cfg.min_length:
+                if len(self.steps) >= cfg.min_length - closing:
                     break  # nothing can follow, and the walk is long enough: it ends here
                 return WalkResult(None, "dead_end" if self.steps else "no_start")
             if cfg.trigger and len(self.steps) == 1:
                 if not self._trigger():
                     return WalkResult(None, "no_trigger")
-                if self._react():
+                reacted = self._react()
+                if reacted:
+                    # Another service may carry it too (a leaver suspended in chat and their links revoked).
+                    room = cfg.max_length - len(self.steps) - 2 * closing
+                    if len(self.steps) + closing < cfg.min_length or (room >= 2 and self.rng.random() < cfg.second):
+                        self._react()
                     # The event is carried over: what is left is to tell someone, not more work.
-                    self.target = max(len(self.steps), cfg.min_length)
+                    self.target = max(len(self.steps), cfg.min_length - closing)
+                elif cfg.react:
+                    return WalkResult(None, "no_reaction")
         if tell and not any(s.tool in self._message_tools() for s in self.steps):
             self._notify()
+        # A walk that reacted is done once it has told someone; one that goes on as the prior has it
+        # may still take a step where no message could be sent.
+        while len(self.steps) < cfg.min_length and not reacted and self.step():
+            pass
+        if len(self.steps) < cfg.min_length:
+            return WalkResult(None, "too_short")
         walk = Walk(self.steps, self.episode, self.setup, self.trigger)
         if not any(self._tool(s.tool).writes for s in self.steps):
             return WalkResult(None, "no_write")
@@ -1053,7 +1221,7 @@ def draw_walk(
         pool: Semantic values of the world (built if None).
 
     Returns:
-        The walk, or the reason none was drawn (``no_start``, ``no_trigger``, ``dead_end``,
-        ``no_write``, ``too_few_services``, ``no_fan_in``).
+        The walk, or the reason none was drawn (``no_start``, ``no_trigger``, ``no_reaction``,
+        ``dead_end``, ``too_short``, ``no_write``, ``too_few_services``, ``no_fan_in``).
     """
     return _Walker(world, graph, pool or ValuePool.from_world(world), rng, config or WalkConfig()).run()
