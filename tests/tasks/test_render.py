@@ -34,7 +34,7 @@ def drawn() -> tuple[World, ToolGraph, list[Walk]]:
     world = World.build(Catalog.load(["crm", "mail", "helpdesk", "shop"]), seed=3)
     graph = ToolGraph.build(world.catalog)
     pool = ValuePool.from_world(world)
-    walks = [draw_walk(world, graph, random.Random(i), WalkConfig(), pool).walk for i in range(30)]
+    walks = [draw_walk(world, graph, random.Random(i), WalkConfig(), pool).walk for i in range(60)]
     return world, graph, [w for w in walks if w is not None]
 
 

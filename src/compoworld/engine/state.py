@@ -31,9 +31,13 @@ EPOCH = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
 RT = TypeVar("RT", bound=Record)
 
 
+# One encoder for every call: json.dumps with these options would build a new one each time.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Any) -> str:
     """Serialise JSON-ready data canonically: sorted keys, no spaces, UTF-8 text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 class WorldTable:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from compoworld.engine.catalog import Catalog
+from compoworld.engine.heap import settled
 from compoworld.engine.jsonl import append_line, error_summary, repair, scan, write_json_atomic
 from compoworld.tasks.audit import AuditReport, audit_tasks
 from compoworld.tasks.gates import validate_task
@@ -274,7 +275,7 @@ def synthesize(
     save(next_index)
     started = time.perf_counter()
     made_now = 0
-    with tasks_path.open("a") as fh:
+    with settled(), tasks_path.open("a") as fh:
         index = next_index
         while len(tasks) < count and index < count * MAX_INDEX_FACTOR:
             reasons: dict[str, int] = {}
@@ -381,22 +382,21 @@ def verify_file(path: str | Path, services: list[str] | None = None) -> tuple[in
     """
     tasks = read_tasks(path)
     catalog = Catalog.load(services)
-    worlds: dict[int, World] = {}
+    worlds = {seed: World.build(catalog, seed=seed) for seed in sorted({t.world_seed for t in tasks})}
     failures = []
-    for task in tasks:
-        world = worlds.get(task.world_seed)
-        if world is None:
-            world = worlds[task.world_seed] = World.build(catalog, seed=task.world_seed)
-        if world.version != task.world_version:
-            failures.append(VerifyFailure(task.id, f"world version {world.version} != task's {task.world_version}"))
-            continue
-        missing = [t for t in task.tools if t not in catalog.tools]
-        if missing:
-            failures.append(VerifyFailure(task.id, f"unknown tools {missing}"))
-            continue
-        reason = validate_task(world, task)
-        if reason is not None:
-            failures.append(VerifyFailure(task.id, reason))
+    with settled():
+        for task in tasks:
+            world = worlds[task.world_seed]
+            if world.version != task.world_version:
+                failures.append(VerifyFailure(task.id, f"world version {world.version} != task's {task.world_version}"))
+                continue
+            missing = [t for t in task.tools if t not in catalog.tools]
+            if missing:
+                failures.append(VerifyFailure(task.id, f"unknown tools {missing}"))
+                continue
+            reason = validate_task(world, task)
+            if reason is not None:
+                failures.append(VerifyFailure(task.id, reason))
     return len(tasks), failures
 
 

@@ -275,8 +275,15 @@ def fire_trigger(
         The event, or None when no tool of the record's service makes one.
     """
     id_semantic, record_id, service = record
+    # Records on which no event can be made at all, whatever is drawn (the walk's episode is the
+    # world's until its event): kept per world, so a record is found dead only once.
+    dead: set[tuple[str, str]] = graph.cache.setdefault(f"no_event:{world.seed}:{world.version}", set())
+    if (id_semantic, record_id) in dead:
+        return None
     names = [n for n in event_tools(world, graph, id_semantic) if world.catalog.tools[n].service == service]
     rng.shuffle(names)
+    # Whether the tries below are every call that could make an event: then failing says the record is dead.
+    every = len(names) <= 4
     gen = ArgumentGenerator(world, pool, service, rng, fresh=False)
     tries: list[tuple[bool, str, dict[str, Any]]] = []
     for name in names[:4]:
@@ -286,9 +293,11 @@ def fire_trigger(
         base: dict[str, Any] = {id_param: record_id}
         for pname in sorted(tool.required - {id_param}):
             base[pname] = gen.value(schema["properties"][pname], schema)
+            every = False  # another draw of this value might do
         enums = _watched_enums(tool)
         for pname in sorted(enums):
             values = list(enums[pname])
+            every = every and len(values) <= 3
             rng.shuffle(values)
             said = [(v, want is not None and bool(want.search(_said(pname, v)))) for v in values]
             # The wanted kind's values first, then others: three of each at most.
@@ -296,7 +305,10 @@ def fire_trigger(
             tries.extend((fit, name, base | {pname: v}) for v, fit in picked)
         if not enums:
             tries.append((want is not None and names_reaction(want, name.split("__", 1)[1]), name, base))
+    # A declared state move the record's state does not allow is refused: no need to call it.
+    tries = [t for t in tries if _may_move(world, episode, t[1], record_id)]
     tries.sort(key=lambda t: not t[0])  # stable: the draw's order within each kind
+    every = every and len(tries) <= 12
     for _, name, args in tries[:12]:
         snap = episode.snapshot()
         res = episode.call(name, args)
@@ -308,7 +320,26 @@ def fire_trigger(
             episode.restore(snap)
             continue
         return Fired(name, args, res.result, *found)
+    if every:
+        dead.add((id_semantic, record_id))
     return None
+
+
+def _may_move(world: World, episode: Episode, name: str, record_id: str) -> bool:
+    """False when ``name`` is a declared state move (``cancel_shipment``) the record's state does not allow."""
+    tool = world.catalog.tools[name]
+    spec = world.catalog.resources.get(tool.resource) if tool.resource else None
+    if spec is None:
+        return True
+    verb = name.split("__", 1)[1].removesuffix(f"_{spec.name}")
+    move = spec.transitions.get(verb)
+    if move is None:
+        return True
+    record = episode.get(spec.table, record_id)
+    if record is None:
+        return True
+    current = getattr(record, move.field, None)
+    return current != move.target and current in move.source
 
 
 def trigger_message(world: World, fired: Fired, subject: str, rng: random.Random) -> str:

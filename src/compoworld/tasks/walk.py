@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from compoworld.engine.entities import Person
 from compoworld.engine.episode import Episode, StateDiff
+from compoworld.engine.errors import CatalogError
 from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of, body_parameters, ends
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
@@ -284,15 +285,41 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
     Values inside a list count only when the list holds one element: "the
     fifth contact of an unfiltered listing" is nothing a person can point at.
     """
-    by_pattern = {p.path: p.semantic for p in ports}
-    single = is_singleton(result)
-    out = []
-    for path, value in flatten(result, lists=single):
-        sem = by_pattern.get(normalise_path(path) if single else path)
-        if sem is None or value in (None, "", [], {}):
-            continue
-        out.append(Produced(step, path, sem, value))
+    held = _BY_PATH.get(id(ports))
+    if held is None or held[0] is not ports:
+        held = _BY_PATH[id(ports)] = (ports, {p.path: p.semantic for p in ports})
+    out: list[Produced] = []
+    _typed(step, result, "", "", is_singleton(result), held[1], out)
     return out
+
+
+# Semantic types by port path, per list of ports (a graph's ports are built once; the list is kept to
+# tell a reused id from the same list).
+_BY_PATH: dict[int, tuple[list[Port], dict[str, str]]] = {}
+
+
+def _typed(
+    step: int, value: Any, path: str, norm: str, lists: bool, by_path: dict[str, str], out: list[Produced]
+) -> None:
+    """Append the typed, non-empty values under ``value`` (as :func:`flatten` orders them) to ``out``.
+
+    ``norm`` is ``path`` without list indices, as ports name it.
+    """
+    if isinstance(value, dict):
+        if path and value:
+            sem = by_path.get(norm)
+            if sem is not None:
+                out.append(Produced(step, path, sem, value))
+        for k, v in value.items():
+            _typed(step, v, f"{path}.{k}" if path else k, f"{norm}.{k}" if norm else k, lists, by_path, out)
+    elif isinstance(value, list):
+        if lists:
+            for i, v in enumerate(value):
+                _typed(step, v, f"{path}[{i}]", f"{norm}[]", lists, by_path, out)
+    elif path and value is not None and value != "":
+        sem = by_path.get(norm)
+        if sem is not None:
+            out.append(Produced(step, path, sem, value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -572,34 +599,64 @@ class _Walker:
         return None
 
     def _given(self, tool: Tool, port: Port) -> Any | None:
-        """A stated e-mail, phone or name of someone whose role fits the parameter (an employee as an owner).
+        """A stated value for a parameter: of a record like the tool's, of someone whose role fits.
 
-        Drawn from the values the tool's service holds, as any given is; None when the parameter takes
-        anyone's, or no one of a fitting role is among them.
+        Values the tool's own records hold in a field of the parameter's name come first; a read
+        takes only those that one record alone holds (a user listing filtered by login is given a
+        login that finds that user). An e-mail, phone or name may then come from anything the
+        service holds. Where the parameter takes a role, only values of people who play it count
+        (an employee as an owner). None when nothing fits.
         """
-        if port.semantic not in _PERSON_KEYS:
+        person = port.semantic in _PERSON_KEYS
+        finds = not tool.writes
+        if not person and not finds:
             return None
-        accepted = self._accepts(tool.name, port.path)
-        if accepted is None:
-            return None
-        key = (tool.service, port.semantic, accepted)
-        cache: dict[tuple[str, str, frozenset[str]], list[Any]] = self.graph.cache.setdefault(
+        cache: dict[tuple[str, str], list[Any]] = self.graph.cache.setdefault(
             f"givens:{self.world.seed}:{self.world.version}", {}
         )
+        key = (tool.name, port.path)
         fit = cache.get(key)
         if fit is None:
-            people = self._people_by(port.semantic)
-            values = self.pool.by_service.get(tool.service, {}).get(port.semantic) or self.pool.overall.get(
-                port.semantic, []
+            accepted = self._accepts(tool.name, port.path) if person else None
+            people = self._people_by(port.semantic) if person else {}
+            own = self.pool.by_field.get((tool.resource, port.path), []) if tool.resource else []
+            if finds:
+                own = [v for v in own if self._identifies(tool, port.path, v)]
+            wide = (
+                self.pool.by_service.get(tool.service, {}).get(port.semantic)
+                or self.pool.overall.get(port.semantic, [])
+                if person
+                else []
             )
-            fit = cache[key] = [
-                v
-                for v in values
-                if isinstance(v, str)
-                and (person := people.get(v.casefold())) is not None
-                and _PLAYS[person.role] & accepted
-            ]
+            fit = []
+            for values in (own, wide):
+                fit = [
+                    v
+                    for v in values
+                    if isinstance(v, str)
+                    and (
+                        accepted is None
+                        or ((who := people.get(v.casefold())) is not None and bool(_PLAYS[who.role] & accepted))
+                    )
+                ]
+                if fit:
+                    break
+            cache[key] = fit
         return self.rng.choice(fit) if fit else None
+
+    def _identifies(self, tool: Tool, field: str, value: Any) -> bool:
+        """Whether exactly one record of the tool's resource holds ``value`` in ``field``, as the world has them.
+
+        True where that cannot be told (no such field, or one of lists): the call will tell.
+        """
+        spec = self.world.catalog.resources.get(tool.resource) if tool.resource else None
+        table = self.world.tables.get(spec.table) if spec is not None else None
+        if table is None or field not in table.spec.model.model_fields:
+            return True
+        try:
+            return len(table.index(field).get(value, ())) == 1
+        except CatalogError:
+            return True
 
     def _people_by(self, semantic: str) -> dict[str, Person]:
         """The world's people by e-mail, phone or full name (casefolded), built once per world."""
@@ -897,10 +954,19 @@ class _Walker:
         return False
 
     def _can_find(self, name: str) -> bool:
-        """Whether a read can look a record up by a value the walk found (of its type, of a fitting role)."""
+        """Whether a read can look a record up by a value the walk found (of its type, of a fitting role).
+
+        Where the read's records have a field named like the parameter, the world must hold exactly
+        one record with the value in it: a lookup that would list none, or several, finds nobody.
+        """
         tool = self.tools[name]
         return any(
-            not port.semantic.endswith(".id") and port.semantic not in WEAK and self._matches(tool, port)
+            not port.semantic.endswith(".id")
+            and port.semantic not in WEAK
+            and any(
+                isinstance(m.value, str | int) and self._identifies(tool, port.path, m.value)
+                for m in self._matches(tool, port)
+            )
             for port in self.graph.inputs[name]
         )
 
