@@ -82,6 +82,27 @@ def test_a_record_pairing_one_persons_name_with_anothers_email_is_an_identity_mi
     assert "'Zzyzx Qwerty' is nobody in the world" in metric.examples[0][1]
 
 
+def test_a_message_greeting_someone_else_than_its_addressee_is_an_identity_miss(small_world: World) -> None:
+    a, b = _contacts(small_world)[:2]
+
+    def mail(to: Person, greeted: Person) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]]:
+        args = {
+            "mailbox_id": "mbx_000001",
+            "to": [to.email],
+            "subject": "Follow-up",
+            "body": f"Hi {greeted.first_name}, hello.",
+        }
+        return ("mail__send_message", args, {k: {"kind": "literal"} for k in args})
+
+    right = _task(small_world, [mail(a, a)], GOAL)
+    wrong = _task(small_world, [mail(a, b)], GOAL)
+    identity = audit_tasks(small_world, [right, wrong]).metrics["identity_consistency"]
+    assert (identity.count, identity.total) == (1, 2)
+    assert identity.examples == [
+        (wrong.id, f"mail__send_message: greets {b.first_name!r} in a message to {a.email!r} ({a.first_name})")
+    ]
+
+
 def _send(world: World, body: str) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]]:
     args = {
         "mailbox_id": "mbx_000001",

@@ -31,7 +31,9 @@ def graph(crm_world: World) -> ToolGraph:
 
 @pytest.fixture(scope="module")
 def drawn() -> tuple[World, ToolGraph, list[Walk]]:
-    world = World.build(Catalog.load(["crm", "mail", "helpdesk", "shop"]), seed=3)
+    world = World.build(
+        Catalog.load(["crm", "mail", "helpdesk", "shop", "teamchat", "identity", "storage", "campaigns"]), seed=3
+    )
     graph = ToolGraph.build(world.catalog)
     pool = ValuePool.from_world(world)
     walks = [draw_walk(world, graph, random.Random(i), WalkConfig(), pool).walk for i in range(60)]

@@ -7,8 +7,9 @@ a few examples of tasks that miss it:
 
 * ``identity_consistency``: of the people a written record names by name and
   by e-mail or phone (the top-level arguments, or one nested object; of several
-  e-mails, the one of the person the record is about), the share whose name and
-  contact belong to one person of the world;
+  e-mails, the one of the person the record is about), and of the messages that
+  greet the person they are sent to by name, the share whose name and contact
+  belong to one person of the world;
 * ``role_fit``: of the links that carry a person's or company's value from a
   step's result into a later step's argument, the share whose roles fit (a
   customer's e-mail into a recipient, not a supplier field);
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from compoworld.tasks.actions import action_of, body_parameters
 from compoworld.tasks.graph import input_ports
+from compoworld.tasks.messages import addressee
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.replay import run_solution
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, subject_email
@@ -204,10 +206,33 @@ class _People:
     def __init__(self, population: Population) -> None:
         self.by_name: dict[str, set[str]] = defaultdict(set)
         self.by_contact: dict[str, set[str]] = defaultdict(set)
+        self.first_names: dict[str, str] = {}
         for person in population.people:
+            self.first_names[person.key] = person.first_name
             self.by_name[person.name.casefold()].add(person.key)
             self.by_contact[person.email.casefold()].add(person.key)
             self.by_contact[person.phone].add(person.key)
+
+    def greets(self, arguments: dict[str, Any], semantics: dict[str, str], body: str) -> str | None:
+        """Whether a message greets the person whose address it goes to.
+
+        Returns:
+            None when it cannot be told (no greeting, or an address that is nobody's), ``""`` when
+            the greeting is the addressee's first name, else what is wrong.
+        """
+        name = addressee(body.strip())
+        emails = [k for k, v in arguments.items() if semantics.get(k) == "email" and isinstance(v, str)]
+        emails += [k for k, v in arguments.items() if semantics.get(f"{k}[]") == "email" and isinstance(v, list)]
+        own = subject_email(emails)
+        if name is None or own is None:
+            return None
+        value = arguments[own]
+        address = str(value[0] if isinstance(value, list) and value else value)
+        keys = self.by_contact.get(address.casefold(), set())
+        if not keys:
+            return None
+        firsts = {self.first_names[k] for k in keys}
+        return "" if name in firsts else f"greets {name!r} in a message to {address!r} ({', '.join(sorted(firsts))})"
 
     def check(self, group: dict[str, str]) -> str | None:
         """None when the group's name and contact are one person's; else what is wrong.
@@ -313,9 +338,17 @@ def audit_tasks(
                     identity.count += wrong is None
                     if wrong is not None:
                         identity.miss(task, f"{tool.name}: {wrong}")
-            if kind == "message" and not sent_fact:
+            if kind == "message":
                 body = " ".join(str(step.arguments.get(p, "")) for p in body_parameters(tool))
-                sent_fact = _carried_fact(task, results, j, body) is not None
+                sent_fact = sent_fact or _carried_fact(task, results, j, body) is not None
+                # A message is a record about the person it goes to: the name it greets is theirs.
+                wrong = people[id(task_world)].greets(step.arguments, _semantics(tool), body)
+                if wrong is not None:
+                    identity = metrics["identity_consistency"]
+                    identity.total += 1
+                    identity.count += wrong == ""
+                    if wrong:
+                        identity.miss(task, f"{tool.name}: {wrong}")
             for param, prov in step.provenance.items():
                 derived = derived or prov.get("kind") == "derived"
                 if prov.get("kind") != "step" or prov.get("semantic") not in ROLE_BEARING:

@@ -12,10 +12,11 @@ each fact, whatever the rest of the wording.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-__all__ = ["FACT_SEMANTICS", "compose_body", "pick_facts"]
+__all__ = ["FACT_SEMANTICS", "addressee", "compose_body", "pick_facts"]
 
 FACT_SEMANTICS: tuple[str, ...] = (
     "tracking_number",
@@ -38,6 +39,8 @@ Dates and amounts are left out on purpose: people write them in many forms
 
 _MIN_CHARS = 4
 _OPENERS = ("Hi {name},", "Hello {name},", "{name},", "Hi {name} —")
+# The openers read back: the name a body greets.
+_GREETING = re.compile(r"^(?:Hi |Hello )?([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)(?:,| —) ")
 _LINES = (
     "the {label} is {value}.",
     "for your records, the {label} is {value}.",
@@ -105,3 +108,13 @@ def compose_body(facts: Sequence[tuple[str, str]], name: str | None, rng: random
     if name:
         text = rng.choice(_OPENERS).format(name=name) + " " + text
     return text
+
+
+def addressee(body: str) -> str | None:
+    """The name a message body greets (``"Hi Ana, the …"`` → ``"Ana"``), or None when it greets nobody.
+
+    Args:
+        body: A message body, as :func:`compose_body` writes them.
+    """
+    found = _GREETING.match(body)
+    return found.group(1) if found else None

@@ -919,6 +919,8 @@ class _Walker:
         have = {p.semantic for p in self.produced}
         reacted = {self.tools[s.tool].service for s in self.steps[1:] if not self.prior.is_lookup(self.tools[s.tool])}
         rand = self.rng.random
+        # A second reaction follows the first as integrations chain them, too.
+        last = self._work_before() if reacted else None
         keys = {
             n: w * rand()
             for n, w in weighted
@@ -926,6 +928,7 @@ class _Walker:
             and self.tools[n].service not in reacted
             and len(needs[n] - have) <= 1
             and self._allowed(n)
+            and (last is None or self.prior.inside(last, self.tools[n]))
         }
         tried = 0
         for name in sorted(keys, key=lambda n: -keys[n]):
@@ -952,6 +955,10 @@ class _Walker:
             if missing:
                 self._drop_last()
         return False
+
+    def _reacted(self) -> int:
+        """How many steps carried the event over (writes other than messages)."""
+        return sum(1 for s in self.steps if self.tools[s.tool].writes and self._action(s.tool) != "message")
 
     def _can_find(self, name: str) -> bool:
         """Whether a read can look a record up by a value the walk found (of its type, of a fitting role).
@@ -1252,13 +1259,23 @@ class _Walker:
                     self.target = max(len(self.steps), cfg.min_length - closing)
                 elif cfg.react:
                     return WalkResult(None, "no_reaction")
-        if tell and not any(s.tool in self._message_tools() for s in self.steps):
+        told = any(s.tool in self._message_tools() for s in self.steps)
+        if tell and not told:
             self._notify()
+            told = any(s.tool in self._message_tools() for s in self.steps)
         # A walk that reacted is done once it has told someone; one that goes on as the prior has it
         # may still take a step where no message could be sent.
         while len(self.steps) < cfg.min_length and not reacted and self.step():
             pass
         if len(self.steps) < cfg.min_length:
+            return WalkResult(None, "too_short")
+        if (
+            reacted
+            and not told
+            and self._reacted() < 2
+            and not (len(self.steps) + 2 <= cfg.max_length and self._react())
+        ):
+            # One state move on a record of a small table, and nothing to tell: a guess could do it.
             return WalkResult(None, "too_short")
         walk = Walk(self.steps, self.episode, self.setup, self.trigger)
         if not any(self._tool(s.tool).writes for s in self.steps):
