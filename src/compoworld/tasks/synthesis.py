@@ -27,7 +27,7 @@ from compoworld.tasks.derive import derive_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.render import instruction, plan
-from compoworld.tasks.task import SolutionStep, Task, solution_signature
+from compoworld.tasks.task import SolutionStep, Task, calls_signature
 from compoworld.tasks.walk import Step, Walk, WalkConfig, draw_walk
 from compoworld.world.world import World
 
@@ -190,13 +190,14 @@ class Synthesizer:
             if drawn.walk is None:
                 rejected[drawn.reason] = rejected.get(drawn.reason, 0) + 1
                 continue
+            # A walk whose calls a kept task already makes is not built again: it would be its duplicate.
+            signature = calls_signature((s.tool, s.arguments) for s in drawn.walk.steps)
+            if signature in seen:
+                rejected["duplicate"] = rejected.get("duplicate", 0) + 1
+                continue
             built = self.build(drawn.walk, seed=seed, index=index, rng=rng)
             if built.task is None:
                 rejected[built.reason] = rejected.get(built.reason, 0) + 1
-                continue
-            signature = solution_signature(built.task)
-            if signature in seen:
-                rejected["duplicate"] = rejected.get("duplicate", 0) + 1
                 continue
             seen.add(signature)
             return built.task

@@ -11,6 +11,7 @@ open-world answers (docs/design.md §5).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,6 +23,7 @@ from compoworld.tasks.criteria import AnswerCriterion, Criterion
 __all__ = [
     "SolutionStep",
     "Task",
+    "calls_signature",
     "check_task_world",
     "provenance_fields",
     "provenance_sources",
@@ -93,8 +95,16 @@ def task_answer(task: Task) -> str:
 
 def solution_signature(task: Task) -> str:
     """A hash of a task's solution calls: two tasks with the same signature are duplicates."""
-    calls = [(s.tool, s.arguments) for s in task.solution]
-    return hashlib.sha256(canonical_json(calls).encode()).hexdigest()
+    return calls_signature((s.tool, s.arguments) for s in task.solution)
+
+
+def calls_signature(calls: Iterable[tuple[str, Any]]) -> str:
+    """A hash of tool calls, ``(tool, arguments)`` in order: :func:`solution_signature` of a task making them.
+
+    Args:
+        calls: The calls; arguments as JSON-ready values.
+    """
+    return hashlib.sha256(canonical_json([list(c) for c in calls]).encode()).hexdigest()
 
 
 def check_task_world(world: WorldState, task: Task) -> None:
