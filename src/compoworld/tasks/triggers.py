@@ -56,7 +56,8 @@ REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
         # Someone asked not to be contacted: stop contacting them everywhere.
         (
             r"unsubscri|no_consent|opt(ed)?_?out|bounced|complain|do_not|suppress",
-            r"suppress|unsubscri|opt_?out|do_not_contact|block|remove_(contact|member|subscriber)|archive|pause",
+            r"suppress|unsubscri|opt_?out|do_not_contact|block_(contact|sender|number|email)|"
+            r"(remove|archive)_(contact|member|subscriber|lead)|pause_(enrollment|sequence|subscription)",
         ),
         # Something urgent or late: get the right people on it.
         (

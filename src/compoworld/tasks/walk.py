@@ -95,6 +95,12 @@ _PLAYS: dict[str, frozenset[str]] = {
     "consumer": frozenset({"customer", "candidate", "patient", "student", "guest", "tenant", "donor", "public"}),
 }
 
+# Words of a tool name that say it acts on someone's account, membership or access.
+_PEOPLE_WORDS = re.compile(
+    r"member|user|person|people|contact|employee|subscriber|cardholder|permission|access|seat|participant|"
+    r"invitee|attendee|panelist|registrant|guest|customer|candidate|recipient"
+)
+
 # Texts for a work item about no company, when the world's text for it names one.
 _PLAIN_TEXTS = ("Follow-up", "Account review", "Check-in call", "Status update")
 
@@ -921,6 +927,9 @@ class _Walker:
         rand = self.rng.random
         # A second reaction follows the first as integrations chain them, too.
         last = self._work_before() if reacted else None
+        # Someone's account is acted on when something happened to someone (a user deprovisioned), not
+        # when something happened to a thing of theirs (a wiki space archived).
+        personal = self.event is not None and self._personal(self.world.tables[self.event.table].spec.qualified)
         keys = {
             n: w * rand()
             for n, w in weighted
@@ -929,6 +938,7 @@ class _Walker:
             and len(needs[n] - have) <= 1
             and self._allowed(n)
             and (last is None or self.prior.inside(last, self.tools[n]))
+            and (personal or not self._personal(self.tools[n].resource, n))
         }
         tried = 0
         for name in sorted(keys, key=lambda n: -keys[n]):
@@ -955,6 +965,16 @@ class _Walker:
             if missing:
                 self._drop_last()
         return False
+
+    def _personal(self, resource: str | None, tool: str = "") -> bool:
+        """Whether a resource's records are people's accounts or entries (they have their own e-mail or login).
+
+        A tool that names no resource acts on someone when its name says so (``remove_team_member``).
+        """
+        spec = self.world.catalog.resources.get(resource) if resource else None
+        if spec is None:
+            return bool(_PEOPLE_WORDS.search(tool.split("__", 1)[-1])) if tool else False
+        return bool({"email", "login"} & set(spec.model.model_fields))
 
     def _reacted(self) -> int:
         """How many steps carried the event over (writes other than messages)."""
