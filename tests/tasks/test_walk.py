@@ -391,3 +391,34 @@ def test_a_reaction_is_named_by_its_verb_not_by_its_undoing() -> None:
     assert names_reaction(ending, "deactivate_item") and names_reaction(ending, "unpublish_article")
     assert names_reaction(winning, "activate_listing") and not names_reaction(winning, "deactivate_item")
     assert not names_reaction(winning, "deprovision_user") and not names_reaction(winning, "reschedule_meeting")
+
+
+def test_a_thing_is_found_by_what_it_is_and_someone_is_acted_on_only_when_it_happened_to_someone(
+    drawn: dict[bool, list[Walk]], setup: tuple[World, ToolGraph, ValuePool]
+) -> None:
+    # A wiki space archived does not reach its creator's shared links or teams: the reaction finds a
+    # thing by its SKU, number or company, and a person's account only after an event that was theirs.
+    world, graph, _ = setup
+    tools = world.catalog.tools
+    persons = {"email", "phone", "person.name", "person.first_name", "person.last_name"}
+    checked = 0
+    for walk in drawn[True]:
+        first = tools[walk.steps[0].tool]
+        spec = world.catalog.resources.get(first.resource) if first.resource else None
+        own = spec is not None and bool({"email", "login"} & set(spec.model.model_fields))
+        outsiders = any(
+            p.semantic == "email" and output_role(first, p.path) not in (None, "employee")
+            for p in graph.outputs[first.name]
+        )
+        if own or outsiders:
+            continue
+        checked += 1
+        ports = {s.tool: {p.path: p.semantic for p in graph.inputs[s.tool]} for s in walk.steps}
+        for i, step in enumerate(walk.steps[1:-1], start=1):
+            if tools[step.tool].writes or tools[walk.steps[i + 1].tool].service != tools[step.tool].service:
+                continue
+            if not any(p.sources for p in step.provenance.values()):
+                continue  # the mailbox or channel a message goes out from
+            used = {ports[step.tool].get(k) for k, p in step.provenance.items() if p.kind == "step"}
+            assert not used & persons, (first.name, step.tool, step.arguments)
+    assert checked >= 1

@@ -95,6 +95,9 @@ _PLAYS: dict[str, frozenset[str]] = {
     "consumer": frozenset({"customer", "candidate", "patient", "student", "guest", "tenant", "donor", "public"}),
 }
 
+# Values that name a person.
+_PERSON_VALUES = frozenset({"email", "phone", "person.name", "person.first_name", "person.last_name"})
+
 # Words of a tool name that say it acts on someone's account, membership or access.
 _PEOPLE_WORDS = re.compile(
     r"member|user|person|people|contact|employee|subscriber|cardholder|permission|access|seat|participant|"
@@ -357,6 +360,7 @@ class _Walker:
         self.trigger = ""
         self.event: Fired | None = None
         self.reaction: re.Pattern[str] | None = None  # what reacts to the event (see triggers.REACTIONS)
+        self.about = False  # whether the event happened to someone (see _about_someone)
         # (table, record, field) -> the value before the walk's first change of it.
         self.original: dict[tuple[str, str, str], Any] = {}
         self.lookups: set[int] = set()  # steps that found where a message goes out from
@@ -447,7 +451,10 @@ class _Walker:
             if recipient and not required:
                 continue  # a message goes to the person the work is about; nobody is copied in for show
             if port is not None:
-                matches = self._matches(tool, port)
+                # A thing is looked up by what it is (its SKU, its company), not by whoever looks after it.
+                matches = (
+                    [] if find and not self.about and port.semantic in _PERSON_VALUES else self._matches(tool, port)
+                )
                 if recipient:
                     # The mailbox or channel a message goes out from is ours: it is not whom we tell;
                     # and someone who just asked not to be contacted is not written to either.
@@ -927,9 +934,11 @@ class _Walker:
         rand = self.rng.random
         # A second reaction follows the first as integrations chain them, too.
         last = self._work_before() if reacted else None
-        # Someone's account is acted on when something happened to someone (a user deprovisioned), not
-        # when something happened to a thing of theirs (a wiki space archived).
-        personal = self.event is not None and self._personal(self.world.tables[self.event.table].spec.qualified)
+        # Someone's account is acted on, and a follow-up with them logged, when something happened to
+        # someone (a user deprovisioned, a customer's subscription cancelled), not when something happened
+        # to a thing an employee looks after (a wiki space archived).
+        about = self.about
+        ending = self.reaction is REACTIONS[2][1]
         keys = {
             n: w * rand()
             for n, w in weighted
@@ -938,7 +947,7 @@ class _Walker:
             and len(needs[n] - have) <= 1
             and self._allowed(n)
             and (last is None or self.prior.inside(last, self.tools[n]))
-            and (personal or not self._personal(self.tools[n].resource, n))
+            and (about or not (self._personal(self.tools[n].resource, n) or (ending and self._action(n) == "create")))
         }
         tried = 0
         for name in sorted(keys, key=lambda n: -keys[n]):
@@ -966,6 +975,55 @@ class _Walker:
                 self._drop_last()
         return False
 
+    def _may_react(self, start: str) -> bool:
+        """Whether an event on what ``start`` finds could be carried over at all, judged by types alone.
+
+        Some reaction of some kind, in another service the prior knows, needs no record the start's
+        result does not name, or one a read finds by a value of it; a thing (not someone) is looked up by
+        what it is, not by a person's address. Starts that fail this would only draw rejected walks.
+        """
+        src = self.tools[start]
+        have = {p.semantic for p in self.graph.outputs[start]}
+        about = self._personal(src.resource) or any(
+            p.semantic == "email" and output_role(src, p.path) not in (None, "employee")
+            for p in self.graph.outputs[start]
+        )
+        facts = {s for s in have if not s.endswith(".id") and s not in WEAK and (about or s not in _PERSON_VALUES)}
+        needs = self._required_ids()
+        saved = self.reaction
+        try:
+            for _, pattern in REACTIONS:
+                self.reaction = pattern
+                for name in self._reaction_tools():
+                    tool = self.tools[name]
+                    if tool.service == src.service or self.prior.recipe_for(src, tool) is None:
+                        continue
+                    if not about and self._personal(tool.resource, name):
+                        continue
+                    missing = needs[name] - have
+                    if not missing:
+                        return True
+                    if len(missing) == 1 and any(
+                        p.semantic in facts for n in self._lookups(next(iter(missing))) for p in self.graph.inputs[n]
+                    ):
+                        return True
+        finally:
+            self.reaction = saved
+        return False
+
+    def _about_someone(self) -> bool:
+        """Whether the event happened to someone: their account, or a record of a customer, vendor or other outsider.
+
+        A record an employee merely owns or is assigned (an issue, a shared link) is about a thing.
+        """
+        assert self.event is not None
+        if self._personal(self.world.tables[self.event.table].spec.qualified):
+            return True
+        return any(
+            p.step == 0 and p.semantic == "email" and (role := self._holds(p)) is not None and role != "employee"
+            for p in self.produced
+        )
+
     def _personal(self, resource: str | None, tool: str = "") -> bool:
         """Whether a resource's records are people's accounts or entries (they have their own e-mail or login).
 
@@ -990,6 +1048,7 @@ class _Walker:
         return any(
             not port.semantic.endswith(".id")
             and port.semantic not in WEAK
+            and (self.about or port.semantic not in _PERSON_VALUES)
             and any(
                 isinstance(m.value, str | int) and self._identifies(tool, port.path, m.value)
                 for m in self._matches(tool, port)
@@ -1141,6 +1200,7 @@ class _Walker:
         subject = f"the {noun}" + "".join(f" with {label(n)} {render_value(v)}" for n, v in stated[:1])
         self.event = fired
         self.reaction = reactions(fired)
+        self.about = self._about_someone()
         self.setup = [
             Step(fired.tool, fired.arguments, {n: Provenance("literal") for n in fired.arguments}, fired.result)
         ]
@@ -1153,7 +1213,7 @@ class _Walker:
         Asked only for a walk's first step, when no service is in use yet: which starts are allowed
         then depends on the configuration alone, so the list is kept per configuration.
         """
-        key = f"trigger_starts:{self.config.open_world}:{self.config.max_services}"
+        key = f"trigger_starts:{self.config.open_world}:{self.config.max_services}:{self.config.react}"
         starts: list[str] | None = self.graph.cache.get(key)
         if starts is None:
             starts = []
@@ -1164,7 +1224,11 @@ class _Walker:
                     for p in self.graph.outputs[name]
                     if p.semantic.startswith(f"{service}.") and p.path.split(".")[-1] == "id"
                 }
-                if self._allowed(name) and any(event_tools(self.world, self.graph, sem) for sem in own):
+                if (
+                    self._allowed(name)
+                    and any(event_tools(self.world, self.graph, sem) for sem in own)
+                    and (not self.config.react or self._may_react(name))
+                ):
                     starts.append(name)
             self.graph.cache[key] = starts
         return self.rng.sample(starts, min(self.config.candidates, len(starts)))
