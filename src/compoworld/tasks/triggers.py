@@ -71,7 +71,8 @@ REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"disabled|archived|locked|closed|offboard|vacation|paused|on_hold|resign|deprovision|deprecat|"
             r"removed|stopped|retired|deceased|disqualif|non_renewing",
             r"cancel|refund|void|revoke|suspend|deactivat|disable|remove|archive|hold|pause|close|offboard|"
-            r"terminat|lock|block|unpublish|unassign|reassign|transfer|create_(activity|task)",
+            r"terminat|lock_(card|user|account|member)|block_(user|contact|card|sender|number)|unpublish|unassign|"
+            r"reassign|transfer|create_(activity|task)",
         ),
         # Something succeeded: set up what comes next.
         (

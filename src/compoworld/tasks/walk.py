@@ -95,6 +95,10 @@ _PLAYS: dict[str, frozenset[str]] = {
     "consumer": frozenset({"customer", "candidate", "patient", "student", "guest", "tenant", "donor", "public"}),
 }
 
+# Records of correspondence (a mail, a thread, a comment): an event elsewhere is not carried over by
+# archiving or deleting one of them.
+_CORRESPONDENCE = re.compile(r"_(message|thread|comment|post|reply|note)s?$")
+
 # Values that name a person.
 _PERSON_VALUES = frozenset({"email", "phone", "person.name", "person.first_name", "person.last_name"})
 
@@ -225,7 +229,8 @@ class WalkConfig:
             change made in the setup); a walk whose record has no such event is rejected.
         react: With a trigger, carry the event over to another service right after it (see
             :data:`~compoworld.tasks.triggers.REACTIONS`); a walk whose event finds no
-            reaction is rejected. Without, a walk that finds none goes on as the prior has it.
+            reaction is rejected. Without (or over services that can carry no event over), a
+            walk that finds none goes on as the prior has it.
         second: Chance that a second service reacts too, when there is room.
         message: Chance that a walk ends by telling someone what it found (a mail, chat
             message, SMS or note whose body carries found facts).
@@ -361,6 +366,7 @@ class _Walker:
         self.event: Fired | None = None
         self.reaction: re.Pattern[str] | None = None  # what reacts to the event (see triggers.REACTIONS)
         self.about = False  # whether the event happened to someone (see _about_someone)
+        self.must_react = False  # whether the walk is rejected when its event finds no reaction
         # (table, record, field) -> the value before the walk's first change of it.
         self.original: dict[tuple[str, str, str], Any] = {}
         self.lookups: set[int] = set()  # steps that found where a message goes out from
@@ -689,6 +695,10 @@ class _Walker:
         """
         if not isinstance(value, str) or not value:
             return value
+        # A product the work never met ("Delivery delay on our Smart Webcam order") is no subject of it.
+        products = self._product_pattern().findall(value)
+        if products and not set(products) <= {str(p.value) for p in self.produced}:
+            return self.rng.choice(_PLAIN_TEXTS)
         found = self._company_pattern().search(value)
         if found is None:
             return value
@@ -711,6 +721,15 @@ class _Walker:
                 if name and name not in homes:
                     return name
         return None
+
+    def _product_pattern(self) -> re.Pattern[str]:
+        """Any name of a product of the world, built once per world."""
+        key = f"product_pattern:{self.world.seed}:{self.world.version}"
+        pattern: re.Pattern[str] | None = self.graph.cache.get(key)
+        if pattern is None:
+            names = sorted((p.name for p in self.world.population.products), key=len, reverse=True)
+            pattern = self.graph.cache[key] = re.compile("|".join(re.escape(n) for n in names) or "(?!)")
+        return pattern
 
     def _company_pattern(self) -> re.Pattern[str]:
         """Any name of a company other than the home one, built once per world."""
@@ -899,6 +918,7 @@ class _Walker:
                 for n in self.graph.tools
                 if self.tools[n].writes
                 and names_reaction(pattern, n.split("__", 1)[1])
+                and not _CORRESPONDENCE.search(n.split("__", 1)[1])
                 and self._action(n) != "message"  # telling someone is how the walk ends, not how it reacts
             )
         return names
@@ -974,6 +994,12 @@ class _Walker:
             if missing:
                 self._drop_last()
         return False
+
+    def _reacting_starts(self) -> list[str]:
+        """The starts whose events can be carried over (as :meth:`_trigger_starts` keeps them)."""
+        key = f"trigger_starts:{self.config.open_world}:{self.config.max_services}:{self.config.react}"
+        cached: tuple[list[str], list[str]] = self.graph.cache[key]
+        return cached[0]
 
     def _may_react(self, start: str) -> bool:
         """Whether an event on what ``start`` finds could be carried over at all, judged by types alone.
@@ -1214,8 +1240,8 @@ class _Walker:
         then depends on the configuration alone, so the list is kept per configuration.
         """
         key = f"trigger_starts:{self.config.open_world}:{self.config.max_services}:{self.config.react}"
-        starts: list[str] | None = self.graph.cache.get(key)
-        if starts is None:
+        cached: tuple[list[str], list[str]] | None = self.graph.cache.get(key)
+        if cached is None:
             starts = []
             for name in self._starts():
                 service = self.tools[name].service
@@ -1224,14 +1250,17 @@ class _Walker:
                     for p in self.graph.outputs[name]
                     if p.semantic.startswith(f"{service}.") and p.path.split(".")[-1] == "id"
                 }
-                if (
-                    self._allowed(name)
-                    and any(event_tools(self.world, self.graph, sem) for sem in own)
-                    and (not self.config.react or self._may_react(name))
-                ):
+                if self._allowed(name) and any(event_tools(self.world, self.graph, sem) for sem in own):
                     starts.append(name)
-            self.graph.cache[key] = starts
-        return self.rng.sample(starts, min(self.config.candidates, len(starts)))
+            # Walks start where events can be carried over, and must carry theirs over; where none of
+            # those finds a record, they start elsewhere and go on as the prior has it (a catalog of a
+            # few services may carry no event over).
+            reacting = [n for n in starts if self._may_react(n)] if self.config.react else []
+            cached = self.graph.cache[key] = (reacting, [n for n in starts if n not in reacting])
+        reacting, others = cached
+        k = self.config.candidates
+        first = self.rng.sample(reacting, min(k, len(reacting)))
+        return first + self.rng.sample(others, min(k - len(first), len(others)))
 
     def _notify(self) -> None:
         """End the walk by telling someone what it found, if a message tool can reach them.
@@ -1331,6 +1360,7 @@ class _Walker:
                     break  # nothing can follow, and the walk is long enough: it ends here
                 return WalkResult(None, "dead_end" if self.steps else "no_start")
             if cfg.trigger and len(self.steps) == 1:
+                self.must_react = self.steps[0].tool in self._reacting_starts()
                 if not self._trigger():
                     return WalkResult(None, "no_trigger")
                 reacted = self._react()
@@ -1341,7 +1371,7 @@ class _Walker:
                         self._react()
                     # The event is carried over: what is left is to tell someone, not more work.
                     self.target = max(len(self.steps), cfg.min_length - closing)
-                elif cfg.react:
+                elif self.must_react:
                     return WalkResult(None, "no_reaction")
         told = any(s.tool in self._message_tools() for s in self.steps)
         if tell and not told:
