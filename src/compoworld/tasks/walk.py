@@ -1002,12 +1002,21 @@ class _Walker:
         return cached[0]
 
     def _may_react(self, start: str) -> bool:
-        """Whether an event on what ``start`` finds could be carried over at all, judged by types alone.
+        """Whether an event on what ``start`` finds could be carried over at all, judged by types alone."""
+        return bool(self._kinds(start))
+
+    def _kinds(self, start: str) -> tuple[int, ...]:
+        """The kinds of event (indices into REACTIONS) that could be carried over from what ``start`` finds.
+
+        Judged by types alone, once per start.
 
         Some reaction of some kind, in another service the prior knows, needs no record the start's
         result does not name, or one a read finds by a value of it; a thing (not someone) is looked up by
-        what it is, not by a person's address. Starts that fail this would only draw rejected walks.
+        what it is, not by a person's address. Starts with none would only draw rejected walks.
         """
+        known: dict[str, tuple[int, ...]] = self.graph.cache.setdefault("reaction_kinds", {})
+        if start in known:
+            return known[start]
         src = self.tools[start]
         have = {p.semantic for p in self.graph.outputs[start]}
         about = self._personal(src.resource) or any(
@@ -1016,26 +1025,35 @@ class _Walker:
         )
         facts = {s for s in have if not s.endswith(".id") and s not in WEAK and (about or s not in _PERSON_VALUES)}
         needs = self._required_ids()
+        found_by: dict[str, set[str]] = self.graph.cache.setdefault("found_by", {})
         saved = self.reaction
+        kinds: list[int] = []
         try:
-            for _, pattern in REACTIONS:
+            for kind, (_, pattern) in enumerate(REACTIONS):
                 self.reaction = pattern
                 for name in self._reaction_tools():
                     tool = self.tools[name]
-                    if tool.service == src.service or self.prior.recipe_for(src, tool) is None:
-                        continue
-                    if not about and self._personal(tool.resource, name):
+                    if tool.service == src.service or (not about and self._personal(tool.resource, name)):
                         continue
                     missing = needs[name] - have
-                    if not missing:
-                        return True
-                    if len(missing) == 1 and any(
-                        p.semantic in facts for n in self._lookups(next(iter(missing))) for p in self.graph.inputs[n]
-                    ):
-                        return True
+                    if len(missing) > 1:
+                        continue
+                    if missing:
+                        (semantic,) = missing
+                        if semantic not in found_by:
+                            # What the reads that find such a record can be given, once per graph.
+                            found_by[semantic] = {
+                                p.semantic for n in self._lookups(semantic) for p in self.graph.inputs[n]
+                            }
+                        if not found_by[semantic] & facts:
+                            continue
+                    if self.prior.recipe_for(src, tool) is not None:
+                        kinds.append(kind)
+                        break
         finally:
             self.reaction = saved
-        return False
+        known[start] = tuple(kinds)
+        return known[start]
 
     def _about_someone(self) -> bool:
         """Whether the event happened to someone: their account, or a record of a customer, vendor or other outsider.
@@ -1208,7 +1226,10 @@ class _Walker:
             return False
         record = own[0]
         snap = self.episode.snapshot()
-        want = self.rng.choices(REACTIONS, weights=EVENT_MIX)[0][0]
+        # A kind of event the start's record could see carried over, when the walk must carry it.
+        kinds = self._kinds(first.tool) if self.must_react else tuple(range(len(REACTIONS)))
+        kinds = kinds or tuple(range(len(REACTIONS)))
+        want = REACTIONS[self.rng.choices(kinds, weights=[EVENT_MIX[k] for k in kinds])[0]][0]
         fired = fire_trigger(
             self.world, self.graph, self.episode, (record.semantic, record.value, service), self.pool, self.rng, want
         )
@@ -1363,7 +1384,11 @@ class _Walker:
                 self.must_react = self.steps[0].tool in self._reacting_starts()
                 if not self._trigger():
                     return WalkResult(None, "no_trigger")
-                reacted = self._react()
+                # An event of a kind no service can carry over from here is given up at once.
+                feasible = self.reaction is not None and any(
+                    REACTIONS[k][1] is self.reaction for k in self._kinds(self.steps[0].tool)
+                )
+                reacted = (feasible or not self.must_react) and self._react()
                 if reacted:
                     # Another service may carry it too (a leaver suspended in chat and their links revoked).
                     room = cfg.max_length - len(self.steps) - 2 * closing
