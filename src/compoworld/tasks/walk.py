@@ -816,6 +816,8 @@ class _Walker:
             if port.semantic == "email" and isinstance(value, str) and not sends(pname):
                 person = people.get(value.casefold())
                 break
+        # Nobody at the home company needs telling its name.
+        written |= {c.name for c in self.world.population.companies if c.home}
         if person is not None:
             # Nobody needs to be told their own name, number or company.
             written |= {person.name, person.first_name, person.last_name, person.phone, person.email}
