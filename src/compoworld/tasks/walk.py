@@ -709,7 +709,7 @@ class _Walker:
 
     def _subject_company(self) -> str | None:
         """The company the work is about: named by the first step, or the one of the person it found."""
-        homes = {c.name for c in self.world.population.companies if c.home}
+        homes = self._home_names()
         for p in self.produced:
             if p.step != 0 or not isinstance(p.value, str):
                 continue
@@ -739,6 +739,14 @@ class _Walker:
             names = sorted((c.name for c in self.world.population.companies if not c.home), key=len, reverse=True)
             pattern = self.graph.cache[key] = re.compile("|".join(re.escape(n) for n in names) or "(?!)")
         return pattern
+
+    def _home_names(self) -> frozenset[str]:
+        """The names of the home company (the organisation using the internal tools), once per world."""
+        key = f"home_names:{self.world.seed}:{self.world.version}"
+        names: frozenset[str] | None = self.graph.cache.get(key)
+        if names is None:
+            names = self.graph.cache[key] = frozenset(c.name for c in self.world.population.companies if c.home)
+        return names
 
     def _company_names(self) -> dict[str, str]:
         """The world's company names by company key, built once per world."""
@@ -817,7 +825,7 @@ class _Walker:
                 person = people.get(value.casefold())
                 break
         # Nobody at the home company needs telling its name.
-        written |= {c.name for c in self.world.population.companies if c.home}
+        written |= self._home_names()
         if person is not None:
             # Nobody needs to be told their own name, number or company.
             written |= {person.name, person.first_name, person.last_name, person.phone, person.email}
@@ -996,16 +1004,6 @@ class _Walker:
             if missing:
                 self._drop_last()
         return False
-
-    def _reacting_starts(self) -> list[str]:
-        """The starts whose events can be carried over (as :meth:`_trigger_starts` keeps them)."""
-        key = f"trigger_starts:{self.config.open_world}:{self.config.max_services}:{self.config.react}"
-        cached: tuple[list[str], list[str]] = self.graph.cache[key]
-        return cached[0]
-
-    def _may_react(self, start: str) -> bool:
-        """Whether an event on what ``start`` finds could be carried over at all, judged by types alone."""
-        return bool(self._kinds(start))
 
     def _kinds(self, start: str) -> tuple[int, ...]:
         """The kinds of event (indices into REACTIONS) that could be carried over from what ``start`` finds.
@@ -1278,7 +1276,7 @@ class _Walker:
             # Walks start where events can be carried over, and must carry theirs over; where none of
             # those finds a record, they start elsewhere and go on as the prior has it (a catalog of a
             # few services may carry no event over).
-            reacting = [n for n in starts if self._may_react(n)] if self.config.react else []
+            reacting = [n for n in starts if self._kinds(n)] if self.config.react else []
             cached = self.graph.cache[key] = (reacting, [n for n in starts if n not in reacting])
         reacting, others = cached
         k = self.config.candidates
@@ -1383,7 +1381,7 @@ class _Walker:
                     break  # nothing can follow, and the walk is long enough: it ends here
                 return WalkResult(None, "dead_end" if self.steps else "no_start")
             if cfg.trigger and len(self.steps) == 1:
-                self.must_react = self.steps[0].tool in self._reacting_starts()
+                self.must_react = cfg.react and bool(self._kinds(self.steps[0].tool))
                 if not self._trigger():
                     return WalkResult(None, "no_trigger")
                 # An event of a kind no service can carry over from here is given up at once.
