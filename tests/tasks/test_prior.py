@@ -317,7 +317,7 @@ def test_stored_n8n_aggregates_recompute_from_the_shared_file(prior: RecipePrior
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:
     cov = prior_coverage(prior, cat)
     categories = {svc.category for svc in cat.services.values()}
-    assert cov["categories"] == len(categories) == 61
+    assert cov["categories"] == len(categories) == 62
     assert cov["recipes"] == len(prior.recipes) >= 300
     assert cov["without_recipes"] == [] and cov["uncovered"] == []
     assert set(cov["lookups"]) == LOOKUP_CATEGORIES

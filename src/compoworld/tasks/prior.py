@@ -151,7 +151,7 @@ def aggregate_n8n(cooccurrence: Mapping[str, Any], mapping: Mapping[str, str | N
 
     Each app of the shared file carries a suggested n8n category; ``mapping``
     sends it to one of our categories, or to None where no real counterpart
-    exists (spreadsheets, databases, music …). A pair of apps adds its count to
+    exists (SQL databases, music …). A pair of apps adds its count to
     the unordered pair of their categories, so a workflow with Slack, Mattermost
     and Gmail adds to (chat, email) twice: the figures are sums over app pairs,
     not numbers of workflows. Pairs of two apps of one category count on the
