@@ -11,6 +11,7 @@ import pytest
 
 from compoworld.adapters.gym import GYMNASIUM_AVAILABLE, CompoWorldEnv, register_env
 from compoworld.agents.chat import render_hermes_call
+from compoworld.tasks.criteria import NEGATIVE_KINDS
 from compoworld.tasks.rewards import RewardConfig
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
@@ -81,14 +82,21 @@ def test_a_malformed_action_is_an_error_observation_not_a_crash(env: CompoWorldE
 
 def test_an_episode_without_an_answer_is_truncated_at_max_turns(tasks_path: Path) -> None:
     tasks = read_tasks(tasks_path)
-    task = tasks[0]
-    read = {"tool": task.solution[0].tool, "arguments": task.solution[0].arguments}
+    # A task whose first calls already achieve something: a write before its last call.
+    task = next(
+        t
+        for t in tasks
+        if any(c.kind not in NEGATIVE_KINDS and c.step is not None and c.step < len(t.solution) - 1 for c in t.criteria)
+    )
+    turns = len(task.solution) - 1
     for score_truncated in (True, False):
-        env = CompoWorldEnv(tasks, max_turns=3, score_truncated=score_truncated, reward=RewardConfig(scheme="uniform"))
+        env = CompoWorldEnv(
+            tasks, max_turns=turns, score_truncated=score_truncated, reward=RewardConfig(scheme="uniform")
+        )
         env.reset(options={"task_id": task.id})
-        for turn in range(1, 4):
-            _, reward, terminated, truncated, info = env.step(read)
-            assert not terminated and truncated == (turn == 3)
+        for turn, step in enumerate(task.solution[:turns], start=1):
+            _, reward, terminated, truncated, info = env.step({"tool": step.tool, "arguments": step.arguments})
+            assert not terminated and truncated == (turn == turns)
         assert info["success"] is False
         # Scored like a rollout cut at its turn limit (its state, no answer), or 0 when asked.
         assert (0.0 < reward < 1.0) if score_truncated else reward == 0.0

@@ -19,6 +19,7 @@ from compoworld.adapters.trl import (
 from compoworld.agents.policies import oracle_message
 from compoworld.agents.session import TaskSession
 from compoworld.engine.catalog import Catalog
+from compoworld.tasks.criteria import CRITERION_KINDS, NEGATIVE_KINDS
 from compoworld.tasks.rewards import RewardConfig, group_rewards, score_batch
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
@@ -107,7 +108,8 @@ def test_the_group_scheme_weighs_criteria_by_the_rows_sharing_a_task_id(
         verdicts.append(session.verdicts(replay_messages(session, completion)))
     index = {v.id: k for k, v in enumerate(verdicts[0])}
     depends = [[index[d] for d in v.depends_on] for v in verdicts[0]]
-    expected = group_rewards([[v.passed for v in vs] for vs in verdicts], depends, RewardConfig())
+    negative = [v.kind in NEGATIVE_KINDS for v in verdicts[0]]
+    expected = group_rewards([[v.passed for v in vs] for vs in verdicts], depends, RewardConfig(), negative)
     assert rewards == pytest.approx(expected.rewards)
     assert rewards[0] == 1.0 and rewards[1] == rewards[3] > rewards[2]
     # Scored alone, each rollout gets other weights: the group matters.
@@ -135,7 +137,9 @@ def test_per_criterion_metrics_and_verdict_columns_are_logged(tasks: list[Task],
 
 def test_one_reward_function_per_criterion_kind(tasks: list[Task], rows: list[dict[str, Any]]) -> None:
     funcs = {f.__name__: f for f in criterion_rewards()}
-    assert set(funcs) == {"compoworld_state", "compoworld_transition", "compoworld_answer", "compoworld_no_collateral"}
+    # Every kind of criterion, the negatives and messages included, has its curve.
+    assert set(funcs) == {f"compoworld_{k}" for k in CRITERION_KINDS}
+    assert {"compoworld_message", "compoworld_unchanged", "compoworld_not_sent"} <= set(funcs)
     completions = [oracle_completion(tasks[0]), [{"role": "assistant", "content": "no"}]]
     kw = columns(rows[:1], 2)
     assert funcs["compoworld_state"](prompts=None, completions=completions, **kw) == [1.0, 0.0]

@@ -23,6 +23,7 @@ from compoworld.adapters.trl import CompoWorldToolEnvironment, compoworld_reward
 from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
 from compoworld.agents.session import load_task
 from compoworld.engine.catalog import Catalog
+from compoworld.tasks.criteria import CRITERION_KINDS
 from compoworld.tasks.taskset import read_tasks
 from compoworld.train.export import rl_rows
 from tests.agents_support import SERVICES, make_tasks, require_training_stack
@@ -54,7 +55,7 @@ def grpo_config(out: Path, completion_tokens: int) -> Any:
         temperature=1.0,
         learning_rate=1e-6,
         # Only the scheme's reward trains; the per-kind reward functions are logged as curves.
-        reward_weights=[1.0] + [0.0] * 4,
+        reward_weights=[1.0] + [0.0] * len(CRITERION_KINDS),
         activation_checkpointing=False,  # a 135M model fits; recomputation only slows the CPU
         use_cpu=True,
         bf16=False,

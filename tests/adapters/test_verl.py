@@ -16,6 +16,7 @@ from compoworld.adapters.common import messages_from_text, replay_messages
 from compoworld.agents.chat import render_hermes_call
 from compoworld.agents.session import TaskSession
 from compoworld.engine.catalog import Catalog
+from compoworld.tasks.criteria import NEGATIVE_KINDS
 from compoworld.tasks.rewards import RewardConfig, group_rewards
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
@@ -67,8 +68,11 @@ def test_compute_score_gives_the_oracle_one_and_the_same_fields_to_every_sample(
         assert oracle["score"] == 1.0 and oracle["acc"] == 1.0 and oracle["criteria_pass_rate"] == 1.0
         nothing = adapter.compute_score(row["data_source"], "I did it.", truth, info, scheme="binary")
         assert nothing["score"] == 0.0 and nothing["acc"] == 0.0
-        half = adapter.compute_score(row["data_source"], response_text(task, steps=2), truth, info, scheme="uniform")
-        assert 0.0 < half["score"] < 1.0
+        # All but the last call: what the earlier writes achieved earns part of the reward, reads alone nothing.
+        cut = len(task.solution) - 1
+        half = adapter.compute_score(row["data_source"], response_text(task, steps=cut), truth, info, scheme="uniform")
+        wrote = any(c.kind not in NEGATIVE_KINDS and c.step is not None and c.step < cut for c in task.criteria)
+        assert (0.0 < half["score"] < 1.0) if wrote else half["score"] == 0.0
         scores += [oracle, nothing, half]
         assert oracle["state_total"] == sum(c.kind == "state" for c in task.criteria) == oracle["state_passed"]
     assert len({tuple(s) for s in scores}) == 1  # verl stacks each key into a per-batch array
@@ -114,7 +118,8 @@ def test_the_batch_reward_applies_the_group_scheme_over_rows_sharing_a_group(
         group.append([v.passed for v in s.verdicts(replay_messages(s, messages_from_text(text)))])
     index = {c.id: k for k, c in enumerate(a.criteria)}
     depends = [[index[d] for d in c.depends_on] for c in a.criteria]
-    expected = group_rewards(group, depends, RewardConfig()).rewards
+    negative = [c.kind in NEGATIVE_KINDS for c in a.criteria]
+    expected = group_rewards(group, depends, RewardConfig(), negative).rewards
     assert [o["score"] for o in out[:3]] == pytest.approx(expected)
     assert out[0]["score"] == out[3]["score"] == 1.0
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from compoworld.agents.chat import ToolCallRequest, parse_tool_calls, slim_tool, tool_message
 from compoworld.agents.session import TaskSession
-from compoworld.tasks.criteria import Verdict
+from compoworld.tasks.criteria import CRITERION_KINDS, Verdict
 
 __all__ = [
     "CALL_TOOL",
@@ -46,9 +46,6 @@ SUBMIT_ANSWER = "submit_answer"
 
 ToolListing = Literal["full", "compact", "slim", "signature"]
 """How tools are written into a prompt: JSON schemas (``full``, ``compact``, ``slim``) or one ``signature`` line each."""
-
-CRITERION_KINDS = ("state", "transition", "answer", "no_collateral")
-"""The kinds of rubric criteria (docs/design.md §5)."""
 
 
 def tool_signature(tool: Mapping[str, Any]) -> str:

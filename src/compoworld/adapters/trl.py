@@ -57,7 +57,7 @@ from compoworld.adapters.common import (
 )
 from compoworld.agents.chat import ToolCallRequest, parse_tool_calls
 from compoworld.agents.session import DEFAULT_WORLDS, TaskSession, load_task
-from compoworld.tasks.criteria import Verdict
+from compoworld.tasks.criteria import CRITERION_KINDS, Verdict
 from compoworld.tasks.rewards import RewardConfig, Scheme, score_batch
 
 __all__ = [
@@ -269,7 +269,7 @@ class CriterionKindReward:
     leaves them out of that function's mean). Logged as ``rewards/compoworld_<kind>``.
 
     Args:
-        kind: ``state``, ``transition``, ``answer`` or ``no_collateral``.
+        kind: One of :data:`~compoworld.tasks.criteria.CRITERION_KINDS`.
         services: The services of the task set's world (default: each task's own).
     """
 
@@ -290,7 +290,7 @@ class CriterionKindReward:
 
 def criterion_rewards(services: Sequence[str] | None = None) -> list[CriterionKindReward]:
     """One reward function per criterion kind, for per-criterion curves in TRL's logs."""
-    return [CriterionKindReward(k, services=services) for k in ("state", "transition", "answer", "no_collateral")]
+    return [CriterionKindReward(k, services=services) for k in CRITERION_KINDS]
 
 
 _GUIDE = (

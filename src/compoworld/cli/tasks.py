@@ -6,6 +6,7 @@ graph that synthesis walks.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -55,6 +56,14 @@ def synth(
     ] = False,
     open_world: Annotated[bool, typer.Option("--open-world/--no-open-world", help="Allow open-world steps.")] = True,
     distractors: Annotated[int, typer.Option(help="Tools shown beyond the solution's.")] = 8,
+    patterns: Annotated[
+        str,
+        typer.Option(
+            "--patterns",
+            help="Difficulty patterns applied where they fit: 'none', 'all' or names separated by commas "
+            "(decoys: a near-duplicate of a record the task acts on, to be left alone).",
+        ),
+    ] = "none",
     service: ServicesOpt = None,
     llm_base_url: LLMBaseUrlOpt = None,
     llm_model: LLMModelOpt = None,
@@ -73,6 +82,7 @@ def synth(
         err.print("[red]need 1 <= min-length <= max-length and 1 <= min-services <= max-services[/red]")
         raise typer.Exit(2)
     config = _synth_config(min_length, max_length, min_services, max_services, fan_in, open_world, distractors)
+    config = dataclasses.replace(config, patterns=_patterns(patterns))
     rewriter = _rewriter(llm_base_url, llm_model)
     stats = _synthesize(out, tasks, seed, world_seed, config, service, rewriter, skip_bad_lines)
     if stats["skipped_lines_this_run"]:
@@ -108,6 +118,22 @@ def _synth_config(
         open_world=open_world,
     )
     return SynthConfig(walk=walk, distractors=distractors)
+
+
+def _patterns(value: str) -> tuple[str, ...]:
+    """The patterns ``--patterns`` names; exit 2 naming the known ones on an unknown name."""
+    from compoworld.tasks.patterns import PATTERNS
+
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if names in ([], ["none"]):
+        return ()
+    if names == ["all"]:
+        return PATTERNS
+    unknown = [n for n in names if n not in PATTERNS]
+    if unknown:
+        err.print(f"[red]unknown pattern(s) {', '.join(unknown)}; use none, all or some of {', '.join(PATTERNS)}[/red]")
+        raise typer.Exit(2)
+    return tuple(dict.fromkeys(names))
 
 
 def _rewriter(base_url: str | None, model: str | None) -> InstructionRewriter | None:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from compoworld.tasks.actions import action_of, body_parameters
+from compoworld.tasks.criteria import NEGATIVE_KINDS
 from compoworld.tasks.graph import input_ports
 from compoworld.tasks.messages import addressee
 from compoworld.tasks.prior import RecipePrior
@@ -138,6 +139,8 @@ class AuditReport:
         actions: Writing steps by action (create, update, transition, delete, message, other).
         outside_prior: Category transitions outside the recipe prior, most frequent first.
         unreplayable: Ids of tasks whose solution failed on replay (their facts could not be read).
+        patterns: Tasks taking on each difficulty pattern (decoys …).
+        criteria_kinds: Criteria by kind, over all tasks.
     """
 
     tasks: int
@@ -145,6 +148,14 @@ class AuditReport:
     actions: Counter[str]
     outside_prior: Counter[str]
     unreplayable: list[str]
+    patterns: Counter[str] = field(default_factory=Counter)
+    criteria_kinds: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def negative_share(self) -> float:
+        """The share of criteria that are negatives (:data:`~compoworld.tasks.criteria.NEGATIVE_KINDS`)."""
+        total = sum(self.criteria_kinds.values())
+        return sum(n for k, n in self.criteria_kinds.items() if k in NEGATIVE_KINDS) / total if total else 0.0
 
     @property
     def all_met(self) -> bool:
@@ -160,6 +171,9 @@ class AuditReport:
             "write_actions": dict(self.actions.most_common()),
             "outside_prior": dict(self.outside_prior.most_common(20)),
             "unreplayable": self.unreplayable,
+            "patterns": dict(self.patterns.most_common()),
+            "criteria_kinds": dict(self.criteria_kinds.most_common()),
+            "negative_criteria_share": round(self.negative_share, 4),
         }
 
 
@@ -396,7 +410,9 @@ def audit_tasks(
             leak is None,
             f"the instruction says {leak.group().strip()!r}" if leak else "",
         )
-    return AuditReport(len(tasks), metrics, actions, outside, unreplayable)
+    patterns = Counter(p for t in tasks for p in t.patterns)
+    by_kind: Counter[str] = Counter(str(c.kind) for t in tasks for c in t.criteria)
+    return AuditReport(len(tasks), metrics, actions, outside, unreplayable, patterns, by_kind)
 
 
 def _finds_for_next(tools: Sequence[Tool], j: int) -> bool:

@@ -12,7 +12,13 @@ Criteria are data, not code, so a task can be re-verified anywhere. Four kinds
 * ``message``: a message record was added, to the right person, whose text
   carries each fact asked for (found upstream), whatever the rest of its wording;
 * ``answer``: the final answer mentions a value of the world;
-* ``no_collateral``: nothing was written outside the expected tables and records.
+* ``no_collateral``: nothing was written outside the expected tables and records;
+* ``unchanged``: a named world record (a decoy, a record on hold) was neither changed nor removed;
+* ``not_sent``: no message went to someone who must not get it.
+
+The last three are negatives (:data:`NEGATIVE_KINDS`): they hold before the agent acts, and only
+breaking them tells anything, so partial credit leaves out those that still hold
+(:mod:`compoworld.tasks.rewards`).
 
 Each criterion names the criteria it depends on (a DAG along the walk); the
 reward schemes gate on it. Criteria are checked against the state the agent
@@ -30,12 +36,16 @@ if TYPE_CHECKING:
     from compoworld.engine.episode import Episode, Snapshot, StateDiff
 
 __all__ = [
+    "CRITERION_KINDS",
+    "NEGATIVE_KINDS",
     "AnswerCriterion",
     "Criterion",
     "MessageCriterion",
     "NoCollateralCriterion",
+    "NotSentCriterion",
     "StateCriterion",
     "TransitionCriterion",
+    "UnchangedCriterion",
     "Verdict",
     "check_criteria",
 ]
@@ -104,10 +114,47 @@ class NoCollateralCriterion(_Base):
     )
 
 
+class UnchangedCriterion(_Base):
+    """A world record the task must leave alone (a decoy, a record on hold) was neither changed nor removed."""
+
+    kind: Literal["unchanged"] = "unchanged"
+    table: str = Field(description="The table, e.g. crm.contacts.")
+    record_id: str = Field(description="The record that must stay as it was.")
+    why: str = Field(default="", description="Why it must be left alone, e.g. 'a near-duplicate of the contact'.")
+
+
+class NotSentCriterion(_Base):
+    """No message went to someone who must not get it."""
+
+    kind: Literal["not_sent"] = "not_sent"
+    table: str = Field(description="The table of sent messages, e.g. mail.messages.")
+    fields: dict[str, Any] = Field(description="Values no new message may have, e.g. its recipient.")
+
+
 Criterion = Annotated[
-    StateCriterion | TransitionCriterion | MessageCriterion | AnswerCriterion | NoCollateralCriterion,
+    StateCriterion
+    | TransitionCriterion
+    | MessageCriterion
+    | AnswerCriterion
+    | NoCollateralCriterion
+    | UnchangedCriterion
+    | NotSentCriterion,
     Field(discriminator="kind"),
 ]
+
+CRITERION_KINDS: tuple[str, ...] = (
+    "state",
+    "transition",
+    "message",
+    "answer",
+    "no_collateral",
+    "unchanged",
+    "not_sent",
+)
+"""Every kind of criterion, in the order reports list them."""
+
+NEGATIVE_KINDS = frozenset({"no_collateral", "unchanged", "not_sent"})
+"""Criterion kinds that hold before the agent acts and fail only when it does something it must not."""
 
 
 class Verdict(BaseModel):
@@ -116,7 +163,7 @@ class Verdict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(description="The criterion's id.")
-    kind: str = Field(description="state, transition, message, answer or no_collateral.")
+    kind: str = Field(description="state, transition, message, answer, no_collateral, unchanged or not_sent.")
     passed: bool = Field(description="Whether the criterion holds.")
     description: str = Field(description="What the criterion asks, in words.")
     detail: str = Field(default="", description="Why it does not hold, when it does not.")
@@ -189,6 +236,18 @@ def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: di
     if isinstance(c, AnswerCriterion):
         ok = c.value.casefold() in answer.casefold()
         return ok, "" if ok else f"the answer does not mention {c.value!r}"
+    if isinstance(c, UnchangedCriterion):
+        td = diff.tables.get(c.table)
+        if td is not None and any(r.get("id") == c.record_id for r in td.removed):
+            return False, f"{c.table} {c.record_id} was removed"
+        if td is not None and any(u.id == c.record_id for u in td.updated):
+            return False, f"{c.table} {c.record_id} was changed"
+        return True, ""
+    if isinstance(c, NotSentCriterion):
+        td = diff.tables.get(c.table)
+        # A recipient among several (a list of addresses) is as much sent to as a sole one.
+        sent = [r for r in (td.added if td else []) if all(_contains(r.get(k), v) for k, v in c.fields.items())]
+        return not sent, "" if not sent else f"{len(sent)} message(s) in {c.table} with {c.fields}"
     assert isinstance(c, NoCollateralCriterion)
     problems = []
     for table, td in diff.tables.items():

@@ -143,6 +143,8 @@ def _source(world: World, walk: Walk, k: int, field: str) -> str:
     """
     tool = world.catalog.tools[walk.steps[k].tool]
     where = world.catalog.services[tool.service].title
+    if k in walk.told:
+        return f"as the rule kept in {where} has it"
     what = field_label(field)
     spec = world.catalog.resources.get(tool.resource) if tool.resource else None
     if action_of(tool) == "create":
@@ -235,7 +237,7 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
     context = []
     for j, step in enumerate(walk.steps):
         tool = tools[step.tool]
-        if tool.writes or (j == 0 and walk.trigger):
+        if tool.writes or (j == 0 and walk.trigger) or j in walk.told:
             continue
         stated = _stated(walk, j)
         if stated:

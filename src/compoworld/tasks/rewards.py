@@ -10,6 +10,12 @@ when rollout i passes criterion k:
   w_k = ε + (1 − p_k)^α normalised to sum to 1, where p_k is the group's pass
   rate of k, and r_i = λ · Π_k c'[i][k] + (1 − λ) · Σ_k w_k · c'[i][k].
 
+Negative criteria (:data:`~compoworld.tasks.criteria.NEGATIVE_KINDS`: nothing else touched, a decoy
+left alone, no message to the wrong person) hold before the agent acts. As in AutomationBench, partial
+credit leaves out those that still hold: a rollout's sums run over its positive criteria and the
+negatives it broke, so doing nothing earns nothing, and breaking a negative costs what a missed step
+costs. Completion still needs every criterion.
+
 Advantages are GRPO's (r − mean) / (std + 1e-6), with the group's sample
 standard deviation as TRL computes it, or Dr. GRPO's r − mean.
 """
@@ -22,7 +28,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from compoworld.tasks.criteria import Verdict
+from compoworld.tasks.criteria import NEGATIVE_KINDS, Verdict
 
 __all__ = [
     "REWARD_OPTIONS",
@@ -166,7 +172,10 @@ class GroupScore:
 
 
 def group_rewards(
-    passed: Sequence[Sequence[bool | int]], depends_on: Sequence[Sequence[int]], config: RewardConfig | None = None
+    passed: Sequence[Sequence[bool | int]],
+    depends_on: Sequence[Sequence[int]],
+    config: RewardConfig | None = None,
+    negative: Sequence[bool] | None = None,
 ) -> GroupScore:
     """Rewards of one group of rollouts of one task.
 
@@ -174,6 +183,8 @@ def group_rewards(
         passed: ``passed[i][k]``: rollout i passes criterion k.
         depends_on: For each criterion, the indices of its prerequisites.
         config: The scheme and its parameters.
+        negative: For each criterion, whether it is a negative (left out of a rollout's partial
+            credit while it holds); default: none is.
 
     Returns:
         Rewards, advantages and diagnostics of the group.
@@ -186,12 +197,13 @@ def group_rewards(
     completion = [int(all(row)) for row in raw]
     pass_rates = [sum(row[k] for row in raw) / g if g else 0.0 for k in range(k_count)]
     gated_rates = [sum(row[k] for row in gated) / g if g else 0.0 for k in range(k_count)]
+    neg = list(negative) if negative is not None else [False] * k_count
     weights: list[float] = []
     if config.scheme == "binary":
         rewards = [float(c) for c in completion]
     elif config.scheme == "uniform":
         weights = [1.0 / k_count] * k_count if k_count else []
-        rewards = [sum(row) / k_count if k_count else 0.0 for row in raw]
+        rewards = [_credit(row, [1.0] * k_count, neg) for row in raw]
     else:
         used = gated if config.gating else raw
         rates = gated_rates if config.gating else pass_rates
@@ -200,12 +212,18 @@ def group_rewards(
         # could leave it a hair below, and a hair below is "not solved" to anyone comparing with 1.
         rewards = [
             1.0
-            if all(row)
-            else config.lam * float(all(row))
-            + (1 - config.lam) * math.fsum(w * c for w, c in zip(weights, row, strict=True))
-            for row in used
+            if all(row) and all(raw_row)
+            else config.lam * float(all(raw_row)) + (1 - config.lam) * _credit(row, weights, neg)
+            for row, raw_row in zip(used, raw, strict=True)
         ]
     return GroupScore(rewards, advantages(rewards, config.advantage), completion, pass_rates, gated_rates, weights)
+
+
+def _credit(row: Sequence[int], weights: Sequence[float], negative: Sequence[bool]) -> float:
+    """Weighted share of criteria met, over the positive criteria and the negatives broken."""
+    counted = [(w, c) for w, c, n in zip(weights, row, negative, strict=True) if not (n and c)]
+    total = math.fsum(w for w, _ in counted)
+    return math.fsum(w * c for w, c in counted) / total if total > 0 else 0.0
 
 
 def score_groups(groups: dict[str, list[list[dict[str, Any]]]], config: RewardConfig | None = None) -> dict[str, Any]:
@@ -232,7 +250,7 @@ def score_groups(groups: dict[str, list[list[dict[str, Any]]]], config: RewardCo
         index = {v["id"]: k for k, v in enumerate(first)}
         depends = [[index[d] for d in v.get("depends_on", []) if d in index] for v in first]
         passed = [[bool(v["passed"]) for v in r] for r in rollouts]
-        score = group_rewards(passed, depends, config)
+        score = group_rewards(passed, depends, config, [v["kind"] in NEGATIVE_KINDS for v in first])
         scores[task_id] = score
         all_rewards += score.rewards
         completions += score.completion
@@ -313,7 +331,7 @@ def score_batch(
             if [v.id for v in vs] != [v.id for v in first]:
                 raise ValueError(f"rollouts of group {key!r} were checked against different criteria")
             passed.append([v.passed for v in vs])
-        score = group_rewards(passed, depends, config)
+        score = group_rewards(passed, depends, config, [v.kind in NEGATIVE_KINDS for v in first])
         for i, r in zip(idxs, score.rewards, strict=True):
             out.rewards[i] = r
         out.groups += 1

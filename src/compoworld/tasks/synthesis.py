@@ -15,17 +15,18 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from compoworld.engine.episode import Episode
 from compoworld.engine.state import canonical_json
 from compoworld.tasks.arguments import ValuePool
-from compoworld.tasks.criteria import MessageCriterion, TransitionCriterion
+from compoworld.tasks.criteria import MessageCriterion, NotSentCriterion, TransitionCriterion, UnchangedCriterion
 from compoworld.tasks.derive import derive_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.patterns import apply_patterns
 from compoworld.tasks.render import instruction, plan
 from compoworld.tasks.task import SolutionStep, Task, calls_signature
 from compoworld.tasks.walk import Step, Walk, WalkConfig, draw_walk
@@ -46,11 +47,13 @@ class SynthConfig:
         walk: Walk constraints (length, services, fan-in, open-world).
         distractors: Tools shown beyond the solution's.
         attempts: Walks drawn per task before giving up on that index.
+        patterns: Difficulty patterns applied where they fit (:data:`~compoworld.tasks.patterns.PATTERNS`).
     """
 
     walk: WalkConfig = field(default_factory=WalkConfig)
     distractors: int = 8
     attempts: int = 60
+    patterns: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -90,8 +93,21 @@ class Synthesizer:
 
     # -- one walk ------------------------------------------------------------------------
 
-    def build(self, walk: Walk, *, seed: int, index: int, rng: random.Random) -> TaskBuild:
+    def build(
+        self,
+        walk: Walk,
+        *,
+        seed: int,
+        index: int,
+        rng: random.Random,
+        negatives: Sequence[UnchangedCriterion | NotSentCriterion] = (),
+        patterns: Sequence[str] = (),
+        notes: Sequence[str] = (),
+    ) -> TaskBuild:
         """Turn a walk into a task if it passes every validity gate.
+
+        ``negatives`` (what the patterns applied ask to be left alone) join the derived criteria;
+        ``notes`` (where a rule the agent must apply is kept) end the instruction.
 
         Returns:
             The task, or a rejection reason: ``unverifiable`` (no criteria can be derived),
@@ -103,8 +119,10 @@ class Synthesizer:
         criteria, oracle = derived.criteria, derived.episode
         if not any(isinstance(c, TransitionCriterion | MessageCriterion) for c in criteria):
             return TaskBuild(None, "no_transition")
+        criteria = criteria + [c.model_copy(update={"id": f"c{len(criteria) + i}"}) for i, c in enumerate(negatives)]
         text, given = instruction(self.world, self.graph, walk, rng)
-        task = self._task(walk, criteria, text, given, oracle, seed=seed, index=index, rng=rng)
+        text = " ".join([text, *notes])
+        task = self._task(walk, criteria, text, given, oracle, seed=seed, index=index, rng=rng, patterns=patterns)
         # derive_criteria() executed the walk afresh: that run is gate 4's second execution.
         reason = validate_task(self.world, task, reference_hash=oracle.state_hash())
         return TaskBuild(None, reason) if reason else TaskBuild(task)
@@ -158,6 +176,7 @@ class Synthesizer:
         seed: int,
         index: int,
         rng: random.Random,
+        patterns: Sequence[str] = (),
     ) -> Task:
         own = list(dict.fromkeys(s.tool for s in walk.steps))
         digest = hashlib.sha256(f"{seed}:{index}:{self.world.version}".encode()).hexdigest()[:12]
@@ -176,6 +195,7 @@ class Synthesizer:
             solution=[_solution_step(s) for s in walk.steps],
             plan=plan(self.world, walk),
             criteria=criteria,
+            patterns=list(patterns),
             recording=oracle.recording,
             metadata=self._metadata(walk),
         )
@@ -195,13 +215,43 @@ class Synthesizer:
             if signature in seen:
                 rejected["duplicate"] = rejected.get("duplicate", 0) + 1
                 continue
-            built = self.build(drawn.walk, seed=seed, index=index, rng=rng)
+            built = self._patterned(drawn.walk, seed, index, rng, rejected)
+            if built is None:
+                built = self.build(drawn.walk, seed=seed, index=index, rng=rng)
             if built.task is None:
                 rejected[built.reason] = rejected.get(built.reason, 0) + 1
                 continue
             seen.add(signature)
             return built.task
         return None
+
+    def _patterned(
+        self, walk: Walk, seed: int, index: int, rng: random.Random, rejected: dict[str, int]
+    ) -> TaskBuild | None:
+        """The walk built with the configured patterns that fit it, or None when none fits or it fails a gate.
+
+        A walk a pattern breaks (a decoy its own lookups would find) is built as it was drawn instead;
+        such rejections are counted as ``pattern:<reason>``.
+        """
+        if not self.config.patterns:
+            return None
+        patterned = apply_patterns(self.world, self.graph, walk, self.config.patterns, rng)
+        if patterned is None:
+            return None
+        built = self.build(
+            patterned.walk,
+            seed=seed,
+            index=index,
+            rng=rng,
+            negatives=patterned.negatives,
+            patterns=patterned.names,
+            notes=patterned.notes,
+        )
+        if built.task is None:
+            key = f"pattern:{built.reason}"
+            rejected[key] = rejected.get(key, 0) + 1
+            return None
+        return built
 
     def tasks(
         self, seed: int, count: int, start: int = 0, seen: set[str] | None = None

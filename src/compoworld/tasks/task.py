@@ -67,6 +67,9 @@ class Task(BaseModel):
     plan: list[str] = Field(default_factory=list, description="The solution's steps in words (never shown).")
     criteria: list[Criterion] = Field(description="The rubric.")
     recording: Recording = Field(default_factory=Recording, description="Open-world answers of the oracle run.")
+    patterns: list[str] = Field(
+        default_factory=list, description="The difficulty patterns the task takes on (decoys …), in order."
+    )
     metadata: dict[str, Any] = Field(description="services, length, writes, fan_in, open_world_steps, difficulty.")
 
 

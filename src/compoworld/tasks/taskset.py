@@ -158,6 +158,8 @@ def synthesis_settings(
         "attempts": config.attempts,
         # A rewriting model changes instructions; the endpoint serving it does not matter.
         "rewrite_model": None if rewriter is None else str(getattr(rewriter, "model", type(rewriter).__name__)),
+        # Named only when asked for, so that runs made before patterns existed still resume.
+        **({"patterns": list(config.patterns)} if config.patterns else {}),
     }
 
 
@@ -306,6 +308,7 @@ def synthesize(
         "share_3plus_services": round(sum(len(t.metadata["services"]) >= 3 for t in tasks) / len(tasks), 4)
         if tasks
         else 0.0,
+        "patterns_histogram": dict(sorted(Counter(p for t in tasks for p in t.patterns).items())),
         "skipped_lines": skipped,
         "audit": audit_tasks(world, tasks).to_dict(),
     }
@@ -342,8 +345,11 @@ def render_markdown(task: Task) -> str:
         f"{meta['length']} steps across {', '.join(meta['services'])}; {meta['writes']} write(s)"
         f"{'; fan-in' if meta.get('fan_in') else ''}; world seed {task.world_seed}, version {task.world_version}."
     )
+    if task.patterns:
+        lines += ["", f"Difficulty patterns: {', '.join(task.patterns)}."]
     if task.setup:
-        lines += ["", "## Trigger (the setup makes it before the agent starts)", ""]
+        title = "Setup (made before the agent starts: what the patterns plant, then the trigger)"
+        lines += ["", f"## {title if task.patterns else 'Trigger (the setup makes it before the agent starts)'}", ""]
         lines += [f"- `{s.tool}` {json.dumps(s.arguments, ensure_ascii=False)}" for s in task.setup]
     lines += ["", "## Instruction (what the agent sees)", "", task.instruction, "", "## Given facts", ""]
     lines += [f"- {k}: `{json.dumps(v, ensure_ascii=False)}`" for k, v in task.given.items()] or ["- (none)"]

@@ -200,12 +200,15 @@ class Walk:
         episode: The episode after the setup and every step.
         setup: Calls made before the first step: the trigger event the task opens with.
         trigger: What the agent is told happened (empty without a setup).
+        told: Steps whose stated values the instruction tells in a sentence of their own (where a
+            rule is kept, see :mod:`compoworld.tasks.patterns`), not as a record to use.
     """
 
     steps: list[Step]
     episode: Episode
     setup: list[Step] = field(default_factory=list)
     trigger: str = ""
+    told: frozenset[int] = frozenset()
 
     @property
     def services(self) -> list[str]:
