@@ -14,7 +14,14 @@ from compoworld.cli import app
 from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, check_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.patterns import PATTERNS, apply_patterns, near_duplicate, near_duplicate_email
+from compoworld.tasks.patterns import (
+    PATTERNS,
+    Shortcut,
+    apply_patterns,
+    near_duplicate,
+    near_duplicate_email,
+    shortcut_passes,
+)
 from compoworld.tasks.replay import apply_setup
 from compoworld.tasks.rewards import RewardConfig, group_rewards
 from compoworld.tasks.synthesis import SynthConfig, Synthesizer
@@ -162,7 +169,7 @@ def test_synth_applies_the_patterns_asked_for_and_counts_them(tmp_path: Path) ->
     assert other.exit_code != 0 and "patterns" in other.output
 
 
-POLICY_SERVICES = ["sheets", "crm", "livechat", "oncall", "servicedesk", "teamchat", "helpdesk", "mail"]
+POLICY_SERVICES = ["sheets", "crm", "livechat", "oncall", "servicedesk", "teamchat", "helpdesk", "mail", "tracker"]
 
 
 @pytest.fixture(scope="module")
@@ -225,3 +232,34 @@ def test_ignoring_the_policy_fails_the_task(policy_world: World, policy_tasks: l
             args = {**s.arguments, name: other} if i == step_index else s.arguments
             ep.call(s.tool, args)
         assert not all(v.passed for v in check_criteria(task.criteria, ep, task_answer(task), base)), task.id
+
+
+def test_shortcuts_fail_patterned_tasks_and_a_task_one_passes_is_not_kept(
+    policy_world: World, policy_tasks: list[Task], world: World, tasks: list[Task], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for task in policy_tasks:
+        # The oracle's own calls are no corner cut: they pass.
+        assert shortcut_passes(policy_world, task, Shortcut("none"))
+        j, name = next(
+            (i, n)
+            for i, s in enumerate(task.solution)
+            for n, p in s.provenance.items()
+            if p.get("kind") == "step" and p.get("step") == 2
+        )
+        assert not shortcut_passes(policy_world, task, Shortcut("ignore_policy", drop=(1, 2), choice=(j, name, None)))
+    for task in _decoyed(tasks):
+        guard = next(c for c in task.criteria if isinstance(c, UnchangedCriterion))
+        original = next(
+            v
+            for s in task.solution
+            for v in s.arguments.values()
+            if isinstance(v, str) and v in world.tables[guard.table].records
+        )
+        assert not shortcut_passes(world, task, Shortcut("every_match", also=(original, guard.record_id)))
+    # Were a shortcut to pass, the patterned task would be dropped, counted, and the walk built as drawn.
+    monkeypatch.setattr("compoworld.tasks.synthesis.shortcut_passes", lambda *a: True)
+    rejected: dict[str, int] = {}
+    synth = Synthesizer(policy_world, config=SynthConfig(patterns=("policy",)))
+    kept = [synth.task_at(0, i, set(), rejected) for i in range(12)]
+    assert all(t is None or not t.patterns for t in kept)
+    assert rejected.get("shortcut:ignore_policy", 0) >= 1

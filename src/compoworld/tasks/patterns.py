@@ -20,13 +20,18 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from compoworld.engine.episode import Episode
+from compoworld.engine.openworld import ReplayWorldModel
 from compoworld.tasks.actions import action_of
-from compoworld.tasks.criteria import UnchangedCriterion
+from compoworld.tasks.criteria import UnchangedCriterion, check_criteria
 from compoworld.tasks.graph import ToolGraph, field_label, label
+from compoworld.tasks.prior import RecipePrior
+from compoworld.tasks.replay import apply_setup
+from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.walk import Provenance, Step, Walk, flatten
 from compoworld.world.world import World
 
@@ -80,6 +85,54 @@ class Patterned:
     negatives: list[UnchangedCriterion]
     names: list[str]
     notes: list[str] = field(default_factory=list)
+    shortcuts: list[Shortcut] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Shortcut:
+    """A corner an agent could cut that a patterned task must not reward (the task is dropped if it does).
+
+    Attributes:
+        name: ``ignore_policy`` (never read the rule: keep the stated or default choice, skip the lookups)
+            or ``every_match`` (act on every record that looks right: the decoy too).
+        drop: Solution steps the shortcut skips.
+        choice: ``(step, argument, value)``: the value the shortcut passes instead (None: leaves it out).
+        also: ``(id, other id)``: every call that names the first is made on the second as well.
+    """
+
+    name: str
+    drop: tuple[int, ...] = ()
+    choice: tuple[int, str, Any] | None = None
+    also: tuple[str, str] | None = None
+
+    def calls(self, solution: Sequence[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+        """The solution's calls as the shortcut makes them."""
+        out: list[tuple[str, dict[str, Any]]] = []
+        for i, (tool, args) in enumerate(solution):
+            if i in self.drop:
+                continue
+            if self.choice is not None and self.choice[0] == i:
+                _, name, value = self.choice
+                args = {k: v for k, v in args.items() if k != name} | ({} if value is None else {name: value})
+            out.append((tool, args))
+            if self.also is not None and self.also[0] in args.values():
+                out.append((tool, {k: self.also[1] if v == self.also[0] else v for k, v in args.items()}))
+        return out
+
+
+def shortcut_passes(world: World, task: Task, shortcut: Shortcut) -> bool:
+    """Whether a shortcut's calls, made after the task's setup, meet every criterion of the task.
+
+    Args:
+        world: The task's world.
+        task: The task.
+        shortcut: The shortcut.
+    """
+    episode = Episode(world, world_model=ReplayWorldModel(task.recording))
+    base = apply_setup(episode, task)
+    for tool, args in shortcut.calls([(s.tool, s.arguments) for s in task.solution]):
+        episode.call(tool, args)
+    return all(v.passed for v in check_criteria(task.criteria, episode, task_answer(task), base))
 
 
 def _lookalikes(domain: str) -> list[str]:
@@ -271,17 +324,20 @@ def apply_patterns(
     negatives: list[UnchangedCriterion] = []
     applied: list[str] = []
     notes: list[str] = []
+    shortcuts: list[Shortcut] = []
     if "policy" in names:
         policy = plant_policy(world, graph, walk, rng)
         if policy is not None:
             walk = policy.walk
             setup = [*policy.setup, *setup]
             notes.append(policy.note)
+            shortcuts.append(policy.shortcut)
             applied.append("policy")
     if "decoys" in names:
         decoy = plant_decoy(world, graph, walk, rng)
         if decoy is not None:
             setup = [decoy.step, *setup]
+            shortcuts.append(Shortcut("every_match", also=(decoy.of, decoy.record_id)))
             negatives.append(
                 UnchangedCriterion(
                     id="",
@@ -295,7 +351,7 @@ def apply_patterns(
     if not applied:
         return None
     rerun = _rerun(world, replace(walk, setup=setup))
-    return Patterned(rerun, negatives, applied, notes) if rerun is not None else None
+    return Patterned(rerun, negatives, applied, notes, shortcuts) if rerun is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,16 +367,44 @@ class Policy:
     walk: Walk
     setup: list[Step]
     note: str
+    shortcut: Shortcut
 
 
 # Record fields a team keys a rule on, and choices a rule makes: short categorical values.
-_KEYS = re.compile(
-    r"^(priority|severity|tier|plan|region|country|category|type|kind|source|channel|segment|industry|"
-    r"department|level|stage|status|currency|language)$"
-)
 _CHOICES = re.compile(r"(^|_)(kind|type|priority|severity|channel|category|queue|tier|level|method)$")
+# Which values a team keys each kind of choice on: how to follow up by who the customer is, how urgent by
+# how much is at stake, where work goes by what it is about. A status is no key: it is what just happened.
+_HOW = frozenset(
+    {"tier", "plan", "country", "region", "segment", "industry", "language", "locale", "role", "source", "priority"}
+)
+_URGENCY = frozenset({"tier", "plan", "priority", "severity", "urgency", "category", "type", "segment"})
+_ROUTE = frozenset({"type", "kind", "category", "department", "region", "country", "source", "language"})
+_KEYED_ON: dict[str, frozenset[str]] = {
+    "kind": _HOW,
+    "type": _HOW,
+    "method": _HOW,
+    "channel": _HOW,
+    "priority": _URGENCY,
+    "severity": _URGENCY,
+    "level": _URGENCY,
+    "tier": _URGENCY,
+    "category": _ROUTE,
+    "queue": _ROUTE,
+}
+_KEYS = frozenset().union(*_KEYED_ON.values())
 # The service and tools the rule table is kept with: a spreadsheet, as teams keep routing tables.
 _SHEETS = "sheets"
+
+
+def _key_word(path: str) -> str:
+    """What a record's field says about it, by the last word of its name (``type`` for ``items[0].issue_type``)."""
+    return path.rsplit(".", 1)[-1].rsplit("_", 1)[-1]
+
+
+def _choice_word(name: str) -> str:
+    """What kind of choice a parameter makes (``kind`` for ``activity_kind``), or "" for none."""
+    found = _CHOICES.search(name)
+    return found.group(2) if found else ""
 
 
 def _enum(world: World, tool: str, name: str) -> list[str]:
@@ -366,7 +450,7 @@ def plant_policy(world: World, graph: ToolGraph, walk: Walk, rng: random.Random)
         for path, value in flatten(first.result)
         if isinstance(value, str)
         and 2 <= len(value) <= 30
-        and _KEYS.match(path.rsplit(".", 1)[-1])
+        and _key_word(path) in _KEYS
         and path.count("[") <= 1
         and path.rsplit(".", 1)[-1] in spec.model.model_fields
     ]
@@ -381,11 +465,16 @@ def plant_policy(world: World, graph: ToolGraph, walk: Walk, rng: random.Random)
             values = _enum(world, step.tool, name)
             if len(values) >= 3:
                 choices.append((j, name, values))
-    if not keys or not choices:
+    pairs = [
+        (key, choice)
+        for key in keys
+        for choice in choices
+        if _key_word(key[0]) in _KEYED_ON.get(_choice_word(choice[1]), frozenset()) - {_choice_word(choice[1])}
+    ]
+    if not pairs:
         return None
-    key_path, key_value = rng.choice(keys)
+    (key_path, key_value), (j, name, values) = rng.choice(pairs)
     key_field = key_path.rsplit(".", 1)[-1]
-    j, name, values = rng.choice(choices)
     step = walk.steps[j]
     stated = step.arguments.get(name)
     default = tools[step.tool].parameters_schema["properties"][name].get("default")
@@ -405,11 +494,10 @@ def plant_policy(world: World, graph: ToolGraph, walk: Walk, rng: random.Random)
     rows = [(key_value, chosen)] + [(v, rng.choice(values)) for v in rng.sample(others, min(3, len(others)))]
     rng.shuffle(rows)
     key_label, choice_label = field_label(key_field).capitalize(), label(name).capitalize()
-    noun = (
-        world.catalog.resources[str(tools[step.tool].resource)].noun
-        if tools[step.tool].resource in world.catalog.resources
-        else "record"
-    )
+    # The record the write makes or changes: its resource, or the one thing its name says it acts on.
+    subjects = RecipePrior.default().subjects(tools[step.tool])
+    resource = tools[step.tool].resource or (next(iter(subjects)) if len(subjects) == 1 else "")
+    noun = world.catalog.resources[resource].noun if resource in world.catalog.resources else "record"
     sheet_title = f"{choice_label} by {key_label.lower()}"[:90]
     owner = rng.choice(world.population.employees).email
     title = f"{world.catalog.services[tools[step.tool].service].title} rules"
@@ -471,7 +559,8 @@ def plant_policy(world: World, graph: ToolGraph, walk: Walk, rng: random.Random)
         f"{spec.noun} there."
     )
     told = frozenset({1, 2} | {k + 2 for k in walk.told if k >= 1} | {k for k in walk.told if k < 1})
-    return Policy(replace(walk, steps=steps, told=told), setup, note)
+    ignore = Shortcut("ignore_policy", drop=(1, 2), choice=(j + 2, name, stated))
+    return Policy(replace(walk, steps=steps, told=told), setup, note, ignore)
 
 
 def _shifted(step: Step, by: int) -> Step:

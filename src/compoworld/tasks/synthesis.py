@@ -26,7 +26,7 @@ from compoworld.tasks.criteria import MessageCriterion, NotSentCriterion, Transi
 from compoworld.tasks.derive import derive_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.patterns import apply_patterns
+from compoworld.tasks.patterns import apply_patterns, shortcut_passes
 from compoworld.tasks.render import instruction, plan
 from compoworld.tasks.task import SolutionStep, Task, calls_signature
 from compoworld.tasks.walk import Step, Walk, WalkConfig, draw_walk
@@ -231,7 +231,8 @@ class Synthesizer:
         """The walk built with the configured patterns that fit it, or None when none fits or it fails a gate.
 
         A walk a pattern breaks (a decoy its own lookups would find) is built as it was drawn instead;
-        such rejections are counted as ``pattern:<reason>``.
+        such rejections are counted as ``pattern:<reason>``, and those whose task a shortcut passes (the
+        rule ignored, every match acted on) as ``shortcut:<name>``.
         """
         if not self.config.patterns:
             return None
@@ -251,6 +252,12 @@ class Synthesizer:
             key = f"pattern:{built.reason}"
             rejected[key] = rejected.get(key, 0) + 1
             return None
+        # A corner cut must not pass: a task that rewards ignoring its rule or acting on every match is dropped.
+        for shortcut in patterned.shortcuts:
+            if shortcut_passes(self.world, built.task, shortcut):
+                key = f"shortcut:{shortcut.name}"
+                rejected[key] = rejected.get(key, 0) + 1
+                return None
         return built
 
     def tasks(
