@@ -103,8 +103,9 @@ def compose_body(facts: Sequence[tuple[str, str]], name: str | None, rng: random
         The body, e.g. ``"Hi Ana, the tracking number is 1Z999."``.
     """
     lines = [rng.choice(_LINES).format(label=label, value=value) for label, value in facts]
+    # Each line is a sentence of its own; only the first, after a greeting, goes on in lower case.
+    lines = [line[:1].upper() + line[1:] if i or not name else line for i, line in enumerate(lines)]
     text = " ".join(lines)
-    text = text[:1].upper() + text[1:]
     if name:
         text = rng.choice(_OPENERS).format(name=name) + " " + text
     return text
