@@ -32,6 +32,7 @@ from compoworld.tasks.graph import ToolGraph, field_label, label
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.replay import apply_setup
 from compoworld.tasks.task import Task, task_answer
+from compoworld.tasks.triggers import event_tools
 from compoworld.tasks.walk import Provenance, Step, Walk, flatten
 from compoworld.world.world import World
 
@@ -56,14 +57,14 @@ class Decoy:
     """A near-duplicate planted in the setup.
 
     Attributes:
-        step: The setup call that creates it.
+        steps: The setup calls that create it and bring it to the state of the record it imitates.
         table: Its table.
         record_id: Its id, as the call returned it.
         of: The id of the record it imitates.
         why: What it is, in words.
     """
 
-    step: Step
+    steps: list[Step]
     table: str
     record_id: str
     of: str
@@ -281,12 +282,55 @@ def plant_decoy(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
         res = episode.call(name, args)
         if not res.ok or not isinstance(res.result, dict) or not isinstance(res.result.get("id"), str):
             continue
+        decoy_id = res.result["id"]
+        # A copy still in its first state (a draft listing) is no trap: it is brought to the original's state.
+        moves = _same_state(world, graph, episode, spec.table, decoy_id, record)
         if not all(episode.call(call.tool, call.arguments).ok for call in walk.setup):
             continue
         step = Step(name, args, {k: Provenance("literal") for k in args}, res.result)
         why = f"the near-duplicate {spec.noun} with {field.replace('_', ' ')} {lookalike}"
-        return Decoy(step, table, res.result["id"], record_id, why)
+        return Decoy([step, *moves], table, decoy_id, record_id, why)
     return None
+
+
+# Fields that say what state a record is in: a copy must match them to pass for the original.
+_STATE = re.compile(r"^(status|state|stage|active|is_active|enabled|published|archived|suspended)$")
+
+
+def _same_state(
+    world: World, graph: ToolGraph, episode: Episode, table: str, decoy_id: str, original: Any
+) -> list[Step]:
+    """Calls that move a new copy to the state of the record it imitates (none when it is there already).
+
+    One call of a tool of the record's service that changes its state (:func:`event_tools`) and needs
+    nothing but its id and the state to set; [] when none brings it there (the copy stays as it is).
+    """
+    spec = world.tables[table].spec
+    decoy = episode.get(table, decoy_id)
+    if decoy is None:
+        return []
+    target = {
+        f: getattr(original, f)
+        for f in spec.model.model_fields
+        if _STATE.match(f) and getattr(decoy, f, None) != getattr(original, f, None)
+    }
+    if not target:
+        return []
+    tools = world.catalog.tools
+    for name in event_tools(world, graph, f"{spec.qualified}.id"):
+        id_param = next(p.path for p in graph.inputs[name] if p.required and p.semantic == f"{spec.qualified}.id")
+        args: dict[str, Any] = {id_param: decoy_id}
+        props = tools[name].parameters_schema.get("properties", {})
+        args |= {f: v for f, v in target.items() if f in props and isinstance(v, str | bool)}
+        if not set(tools[name].required) <= set(args):
+            continue
+        snap = episode.snapshot()
+        res = episode.call(name, args)
+        moved = episode.get(table, decoy_id)
+        if res.ok and moved is not None and all(getattr(moved, f) == v for f, v in target.items()):
+            return [Step(name, args, {k: Provenance("literal") for k in args}, res.result)]
+        episode.restore(snap)
+    return []
 
 
 def _params(world: World, tool: str) -> set[str]:
@@ -336,7 +380,7 @@ def apply_patterns(
     if "decoys" in names:
         decoy = plant_decoy(world, graph, walk, rng)
         if decoy is not None:
-            setup = [decoy.step, *setup]
+            setup = [*decoy.steps, *setup]
             shortcuts.append(Shortcut("every_match", also=(decoy.of, decoy.record_id)))
             negatives.append(
                 UnchangedCriterion(
