@@ -12,8 +12,11 @@ pattern in place.
   priority, its tier, its country) to it, with rows for other values around the right one. The agent
   must find the sheet, look the record's value up and apply the row.
 * ``decoys``: a near-duplicate of a record the work acts on (the same person under a look-alike
-  e-mail domain, a product under a variant SKU) is planted in the setup; a criterion asks that it be
-  left alone.
+  e-mail domain, a product under a variant SKU) is planted in the setup, in the state of the record it
+  imitates; a criterion asks that it be left alone.
+
+Each pattern names the corners an agent could cut (:class:`Shortcut`: ignore the rule, act on every
+match); synthesis keeps a patterned task only if each of them fails it (:func:`shortcut_passes`).
 """
 
 from __future__ import annotations
@@ -41,11 +44,13 @@ __all__ = [
     "Decoy",
     "Patterned",
     "Policy",
+    "Shortcut",
     "apply_patterns",
     "near_duplicate",
     "near_duplicate_email",
     "plant_decoy",
     "plant_policy",
+    "shortcut_passes",
 ]
 
 PATTERNS: tuple[str, ...] = ("policy", "decoys")
