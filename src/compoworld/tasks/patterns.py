@@ -30,6 +30,7 @@ from typing import Any
 from compoworld.engine.episode import Episode
 from compoworld.engine.openworld import ReplayWorldModel
 from compoworld.tasks.actions import action_of
+from compoworld.tasks.arguments import non_null
 from compoworld.tasks.criteria import UnchangedCriterion, check_criteria
 from compoworld.tasks.graph import ToolGraph, field_label, label
 from compoworld.tasks.prior import RecipePrior
@@ -411,6 +412,7 @@ class Policy:
         walk: The walk with the lookups inserted after its first step and the decision taken from the row.
         setup: The calls that make the spreadsheet, its columns and its rows.
         note: The sentence that tells the agent where the rule is kept.
+        shortcut: What an agent that never reads the rule would do (the task must fail it).
     """
 
     walk: Walk
@@ -459,12 +461,8 @@ def _choice_word(name: str) -> str:
 def _enum(world: World, tool: str, name: str) -> list[str]:
     """The closed set of string values a parameter takes, or [] when it takes any."""
     schema = world.catalog.tools[tool].parameters_schema
-    prop = schema.get("properties", {}).get(name, {})
-    for option in [prop, *prop.get("anyOf", [])]:
-        values = option.get("enum")
-        if isinstance(values, list) and all(isinstance(v, str) for v in values):
-            return list(values)
-    return []
+    values = non_null(schema.get("properties", {}).get(name, {}), schema).get("enum")
+    return list(values) if isinstance(values, list) and all(isinstance(v, str) for v in values) else []
 
 
 def plant_policy(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) -> Policy | None:
