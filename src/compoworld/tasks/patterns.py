@@ -409,7 +409,9 @@ class Policy:
     """A rule table planted in a spreadsheet, and the walk that applies it.
 
     Attributes:
-        walk: The walk with the lookups inserted after its first step and the decision taken from the row.
+        walk: The walk with the lookups inserted after its first step and the decision taken from the row;
+            the inserted reads have no result yet (:func:`apply_patterns` makes every step again after
+            the setup).
         setup: The calls that make the spreadsheet, its columns and its rows.
         note: The sentence that tells the agent where the rule is kept.
         shortcut: What an agent that never reads the rule would do (the task must fail it).
@@ -590,16 +592,6 @@ def plant_policy(world: World, graph: ToolGraph, walk: Walk, rng: random.Random)
         arguments={**target.arguments, name: chosen},
         provenance={**target.provenance, name: Provenance("step", 2, f"[0].cells.{choice_label}", "text")},
     )
-    # What the inserted reads return is what they will return after the setup: the rerun checks the rest.
-    probe = Episode(world)
-    for call in [*setup, *walk.setup]:
-        if not probe.call(call.tool, call.arguments).ok:
-            return None
-    for k, s in enumerate(steps[:3]):
-        res = probe.call(s.tool, s.arguments)
-        if not res.ok:
-            return None
-        steps[k] = replace(s, result=res.result)
     note = (
         f"How to set the {label(name)} of the {noun} is kept in the {sheet_title!r} sheet in "
         f"{world.catalog.services[_SHEETS].title}: look up the {field_label(key_field)} of the "
@@ -643,6 +635,7 @@ def _rerun(world: World, walk: Walk) -> Walk | None:
             return None
         steps.append(replace(step, result=res.result))
     found = [dict(flatten(s.result)) for s in steps]
+    before = [dict(flatten(s.result)) for s in walk.steps]
     for step in walk.steps:
         for name, prov in step.provenance.items():
             if prov.kind == "step" and prov.step is not None and prov.field is not None:
@@ -655,7 +648,7 @@ def _rerun(world: World, walk: Walk) -> Walk | None:
             if prov.kind == "derived" and prov.step is not None and prov.field is not None:
                 fields.append((prov.step, prov.field))
             for k, path in fields:
-                if dict(flatten(walk.steps[k].result)).get(path) != found[k].get(path, _MISSING):
+                if before[k].get(path) != found[k].get(path, _MISSING):
                     return None
     return replace(walk, steps=steps, episode=episode)
 

@@ -208,12 +208,11 @@ def group_rewards(
         used = gated if config.gating else raw
         rates = gated_rates if config.gating else pass_rates
         weights = weights_for(rates, config.alpha, config.epsilon)
-        # A rollout that meets every criterion earns exactly 1: summing its weights in floating point
-        # could leave it a hair below, and a hair below is "not solved" to anyone comparing with 1.
+        # A rollout that meets every criterion earns exactly 1 (λ + (1 − λ) · 1): summing its weights in floating
+        # point could leave it a hair below, and a hair below is "not solved" to anyone comparing with 1.
+        # One that misses any earns only the (1 − λ) share of partial credit.
         rewards = [
-            1.0
-            if all(row) and all(raw_row)
-            else config.lam * float(all(raw_row)) + (1 - config.lam) * _credit(row, weights, neg)
+            1.0 if all(raw_row) else (1 - config.lam) * _credit(row, weights, neg)
             for row, raw_row in zip(used, raw, strict=True)
         ]
     return GroupScore(rewards, advantages(rewards, config.advantage), completion, pass_rates, gated_rates, weights)
