@@ -61,7 +61,9 @@ def synth(
         typer.Option(
             "--patterns",
             help="Difficulty patterns applied where they fit: 'none', 'all' or names separated by commas "
-            "(decoys: a near-duplicate of a record the task acts on, to be left alone).",
+            "(policy: a rule table in a spreadsheet decides a choice; conditional: the table keys on two "
+            "values; recency: dated rows, the newest wins; decoys: a near-duplicate of a record the task acts "
+            "on, to be left alone).",
         ),
     ] = "none",
     service: ServicesOpt = None,

@@ -20,7 +20,15 @@ from typing import Any
 
 from compoworld.world.population import PERSONAL_DOMAINS
 
-__all__ = ["TRANSFORMS", "Transform", "apply_transform", "draw_params", "sources_for", "transform_phrase"]
+__all__ = [
+    "TRANSFORMS",
+    "Transform",
+    "apply_transform",
+    "draw_params",
+    "pick_row",
+    "sources_for",
+    "transform_phrase",
+]
 
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 # Personal mailboxes name no company: their domain is nobody's website.
@@ -51,6 +59,8 @@ TRANSFORMS: dict[str, Transform] = {
         Transform("add_days_at", frozenset({"datetime"}), "datetime"),
         Transform("first_name", frozenset({"person.name"}), "person.first_name"),
         Transform("last_name", frozenset({"person.name"}), "person.last_name"),
+        # A rule table's row picked by conditions and date: only difficulty patterns link through it.
+        Transform("pick_row", frozenset(), "table.cell"),
     )
 }
 """Every transform, by name."""
@@ -86,6 +96,8 @@ def apply_transform(name: str, value: Any, params: dict[str, Any] | None = None)
     params = params or {}
     if name not in TRANSFORMS:
         raise KeyError(f"unknown transform {name!r}; known: {', '.join(sorted(TRANSFORMS))}")
+    if name == "pick_row":
+        return pick_row(value, params)
     if not isinstance(value, str):
         return None
     if name == "email_domain":
@@ -112,6 +124,34 @@ def apply_transform(name: str, value: Any, params: dict[str, Any] | None = None)
     return words[0] if name == "first_name" else " ".join(words[1:])
 
 
+def pick_row(rows: Any, params: dict[str, Any]) -> Any | None:
+    """The cell a rule table's lookup gives: of the rows meeting every condition, the newest one's.
+
+    Args:
+        rows: The rows a lookup returned (each with ``cells`` by column name).
+        params: ``take`` (the column to read), ``where`` (``[column, value]`` pairs every row kept must
+            match, case aside) and ``newest`` (a date column: the latest row wins; "" for none).
+
+    Returns:
+        The cell, or None when no row, or more than one equally new row, meets the conditions.
+    """
+    if not isinstance(rows, list):
+        return None
+    where = [(str(c), str(v).casefold()) for c, v in params.get("where", ())]
+    kept = [
+        r["cells"]
+        for r in rows
+        if isinstance(r, dict)
+        and isinstance(r.get("cells"), dict)
+        and all(str(r["cells"].get(c, "")).casefold() == v for c, v in where)
+    ]
+    newest = str(params.get("newest", ""))
+    if newest and kept:
+        latest = max(str(c.get(newest, "")) for c in kept)
+        kept = [c for c in kept if str(c.get(newest, "")) == latest]
+    return kept[0].get(str(params["take"])) if len(kept) == 1 else None
+
+
 def transform_phrase(name: str, source: str, params: dict[str, Any] | None = None) -> str:
     """How an instruction says a derived value: ``"30 days after the order date"``.
 
@@ -131,4 +171,6 @@ def transform_phrase(name: str, source: str, params: dict[str, Any] | None = Non
         return f"{days} day{'s' if days != 1 else ''} after {source}, at the same time of day"
     if name == "first_name":
         return f"the first name in {source}"
+    if name == "pick_row":
+        return source
     return f"the last name in {source}"
