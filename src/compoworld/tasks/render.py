@@ -244,6 +244,9 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
             svc = world.catalog.services[tool.service].title
             spec = world.catalog.resources.get(tool.resource) if tool.resource else None
             noun = spec.noun if spec is not None else "record"
+            if j in walk.named:
+                context.append(f"Use the {noun} of {walk.named[j]} in {svc}.")
+                continue
             place = world.catalog.resources.get(tool.resource.removesuffix("_member")) if tool.resource else None
             if place is not None and tool.resource is not None and tool.resource.endswith("_member"):
                 # A membership names a place by who is in it: the channel a teammate posts in.

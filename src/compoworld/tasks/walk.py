@@ -202,6 +202,8 @@ class Walk:
         trigger: What the agent is told happened (empty without a setup).
         told: Steps whose stated values the instruction tells in a sentence of their own (where a
             rule is kept, see :mod:`compoworld.tasks.patterns`), not as a record to use.
+        named: Reads whose record the instruction names loosely, by a name rather than the value the
+            step searches with (``{2: "Bill Turner"}``: the soft-matching pattern).
     """
 
     steps: list[Step]
@@ -209,6 +211,7 @@ class Walk:
     setup: list[Step] = field(default_factory=list)
     trigger: str = ""
     told: frozenset[int] = frozenset()
+    named: dict[int, str] = field(default_factory=dict)
 
     @property
     def services(self) -> list[str]:

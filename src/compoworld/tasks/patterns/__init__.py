@@ -11,6 +11,7 @@ Each pattern lives in its own module; :data:`PLANTERS` lists them in the order t
 decoy last, so it imitates a record the final walk acts on):
 
 * :mod:`~compoworld.tasks.patterns.policy`: ``policy``, ``conditional``, ``recency`` (a rule table);
+* :mod:`~compoworld.tasks.patterns.softmatch`: ``softmatch`` (a record named loosely, found by search);
 * :mod:`~compoworld.tasks.patterns.decoys`: ``decoys`` (a near-duplicate record).
 """
 
@@ -33,6 +34,7 @@ from compoworld.tasks.patterns.base import (
 )
 from compoworld.tasks.patterns.decoys import Decoy, near_duplicate, near_duplicate_email, plant_decoy, plant_decoys
 from compoworld.tasks.patterns.policy import RULE_PATTERNS, Rule, plant_policy, plant_rules
+from compoworld.tasks.patterns.softmatch import loose_name, plant_soft_match
 from compoworld.tasks.walk import Walk
 from compoworld.world.world import World
 
@@ -49,10 +51,12 @@ __all__ = [
     "apply_patterns",
     "insert_steps",
     "literal_step",
+    "loose_name",
     "near_duplicate",
     "near_duplicate_email",
     "plant_decoy",
     "plant_policy",
+    "plant_soft_match",
     "rerun",
     "shortcut_passes",
     "value_at",
@@ -60,6 +64,7 @@ __all__ = [
 
 PLANTERS: tuple[tuple[tuple[str, ...], Planter], ...] = (
     (RULE_PATTERNS, plant_rules),
+    (("softmatch",), plant_soft_match),
     (("decoys",), plant_decoys),
 )
 """Each planter with the pattern names it makes, in the order they are applied."""

@@ -152,7 +152,8 @@ def insert_steps(walk: Walk, at: int, steps: Sequence[Step]) -> Walk:
         return replace(step, provenance=provenance)
 
     new = [*walk.steps[:at], *steps, *(shifted(s) for s in walk.steps[at:])]
-    return replace(walk, steps=new, told=frozenset(move(k) for k in walk.told))
+    named = {move(k): v for k, v in walk.named.items()}
+    return replace(walk, steps=new, told=frozenset(move(k) for k in walk.told), named=named)
 
 
 def value_at(result: Any, path: str) -> Any:
