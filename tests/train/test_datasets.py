@@ -119,7 +119,31 @@ def test_report_writes_markdown_html_and_plots(runs: Path, tmp_path: Path) -> No
     assert "| random | random | 40 | 10 |" in md
     html = (tmp_path / "report.html").read_text()
     pngs = [p for p in paths if p.suffix == ".png"]
-    assert len(pngs) == 8
+    assert len(pngs) == 9
     for p in pngs:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 5000
         assert p.name in md and p.name in html
+
+
+def test_report_breaks_completion_down_by_pattern(tmp_path: Path) -> None:
+    from compoworld.tasks.patterns import PATTERNS
+    from compoworld.tasks.synthesis import SynthConfig
+    from compoworld.tasks.taskset import synthesize
+
+    services = ["sheets", "crm", "livechat", "oncall", "servicedesk", "teamchat", "helpdesk", "mail", "tracker"]
+    stats = synthesize(tmp_path / "tasks", count=16, seed=3, services=services, config=SynthConfig(patterns=PATTERNS))
+    assert stats["patterns_histogram"], "patterns should fit some of these tasks"
+    tasks = tmp_path / "tasks" / "tasks.jsonl"
+    run_rollouts(tasks, OraclePolicy(), tmp_path / "runs" / "oracle", RolloutConfig(group_size=1))
+    run_rollouts(tasks, RandomPolicy(), tmp_path / "runs" / "random", RolloutConfig(group_size=2))
+    write_report([tmp_path / "runs"], tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text()
+    section = md.split("## By difficulty pattern", 1)[1].split("##", 1)[0]
+    plain = sum(1 for t in read_tasks(tasks) if not t.patterns)
+    oracle = next(line for line in section.splitlines() if line.startswith("| oracle |"))
+    for name, count in stats["patterns_histogram"].items():
+        assert name in section
+        assert f"100 % of {count}" in oracle
+    assert f"100 % of {plain}" in oracle
+    random = next(line for line in section.splitlines() if line.startswith("| random |"))
+    assert "100 %" not in random

@@ -197,7 +197,8 @@ class Synthesizer:
             criteria=criteria,
             patterns=list(patterns),
             recording=oracle.recording,
-            metadata=self._metadata(walk),
+            # The patterns ride in the metadata too: trajectories carry it, so reports break runs down by them.
+            metadata=self._metadata(walk) | ({"patterns": list(patterns)} if patterns else {}),
         )
 
     # -- the loop ------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from compoworld.agents.hf import TransformersPolicy
 from compoworld.agents.policies import OraclePolicy, Policy, RandomPolicy
 from compoworld.agents.rollout import RolloutConfig, run_rollouts
 from compoworld.engine.jsonl import write_json_atomic
+from compoworld.tasks.patterns import PATTERNS
 from compoworld.tasks.rewards import RewardConfig
 from compoworld.tasks.synthesis import SynthConfig
 from compoworld.tasks.taskset import read_tasks, synthesize
@@ -144,13 +145,16 @@ def _synthesize(
         count=total,
         seed=config.seed,
         world_seed=config.world_seed,
-        config=SynthConfig(),
+        # Every difficulty pattern where it fits: the job shows how agents fare on traps and rules too.
+        config=SynthConfig(patterns=PATTERNS),
         services=services,
     )
     if stats["kept"] < total:
         raise RuntimeError(f"synthesis kept only {stats['kept']} of {total} tasks; see {root / 'tasks' / 'stats.json'}")
+    patterned = ", ".join(f"{n} {c}" for n, c in sorted(stats.get("patterns_histogram", {}).items()))
     console.print(
-        f"   mean length {stats['mean_length']}, {100 * stats['share_3plus_services']:.0f} % span 3+ services"
+        f"   mean length {stats['mean_length']}, {100 * stats['share_3plus_services']:.0f} % span 3+ services; "
+        f"patterns: {patterned or 'none fit'}"
     )
     sft_tasks = _split(root / "tasks", config.sft_tasks, root / "splits" / "sft", start=0)
     rl_tasks = _split(root / "tasks", config.rl_tasks, root / "splits" / "rl", start=config.sft_tasks)

@@ -54,6 +54,7 @@ class RunStats:
     by_length: dict[int, tuple[int, int]]
     by_services: dict[int, tuple[int, int]]
     by_service: dict[str, tuple[int, int]]
+    by_pattern: dict[str, tuple[int, int]]
     criterion_by_kind: dict[str, float]
     first_failure: Counter[str]
     rewards: list[float]
@@ -73,6 +74,7 @@ def run_stats(name: str, trajectories: list[Trajectory]) -> RunStats:
     by_length: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     by_services: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     by_service: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    by_pattern: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     errors: Counter[str] = Counter()
     first: Counter[str] = Counter()
     for t in trajectories:
@@ -86,6 +88,10 @@ def run_stats(name: str, trajectories: list[Trajectory]) -> RunStats:
         for svc in t.metadata.get("services", []):
             by_service[svc][0] += ok
             by_service[svc][1] += 1
+        # A task with several patterns counts under each; one without any under "none".
+        for pattern in t.metadata.get("patterns") or ["none"]:
+            by_pattern[str(pattern)][0] += ok
+            by_pattern[str(pattern)][1] += 1
         for c in t.calls:
             if not c.ok:
                 errors[str((c.error or {}).get("type", "unknown"))] += 1
@@ -103,6 +109,7 @@ def run_stats(name: str, trajectories: list[Trajectory]) -> RunStats:
         by_length={k: (v[0], v[1]) for k, v in sorted(by_length.items())},
         by_services={k: (v[0], v[1]) for k, v in sorted(by_services.items())},
         by_service={k: (v[0], v[1]) for k, v in sorted(by_service.items())},
+        by_pattern={k: (v[0], v[1]) for k, v in sorted(by_pattern.items())},
         criterion_by_kind=summary["criterion_pass_rates"],
         first_failure=first,
         rewards=[r["reward"] for r in scored["rows"]],
@@ -177,6 +184,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
     for attr, title, fname in (
         ("by_length", "Completion rate by walk length (steps)", "by_length.png"),
         ("by_services", "Completion rate by number of services", "by_services.png"),
+        ("by_pattern", "Completion rate by difficulty pattern", "by_pattern.png"),
     ):
         keys = sorted({k for r in runs for k in getattr(r, attr)})
 
@@ -292,7 +300,11 @@ def write_report(paths: Sequence[str | Path], out: str | Path | None = None) -> 
     kinds = sorted({k for r in runs for k in r.criterion_by_kind})
     md, ht = _table(["run", *kinds], [[r.name, *(pct(r.criterion_by_kind.get(k, 0.0)) for k in kinds)] for r in runs])
     sections.append(("Criterion pass rate by kind", md, ht))
-    for attr, title in (("by_length", "By walk length"), ("by_services", "By number of services")):
+    for attr, title in (
+        ("by_length", "By walk length"),
+        ("by_services", "By number of services"),
+        ("by_pattern", "By difficulty pattern (a task counts under each of its patterns)"),
+    ):
         keys = sorted({k for r in runs for k in getattr(r, attr)})
         md, ht = _table(
             ["run", *map(str, keys)],
@@ -317,6 +329,7 @@ def write_report(paths: Sequence[str | Path], out: str | Path | None = None) -> 
         "overall": "Completion and criteria",
         "by_length": "By walk length",
         "by_services": "By number of services",
+        "by_pattern": "By difficulty pattern",
         "by_service": "By service",
         "first_failure": "Where in the chain agents fail",
         "rewards": "Rewards",
