@@ -165,6 +165,12 @@ def test_synth_applies_the_patterns_asked_for_and_counts_them(tmp_path: Path) ->
     kinds = stats["audit"]["criteria_kinds"]
     assert kinds["unchanged"] == sum(c.kind == "unchanged" for t in tasks for c in t.criteria)
     assert stats["audit"]["negative_criteria_share"] > 0
+    assert stats["share_2plus_patterns"] == round(sum(len(t.patterns) >= 2 for t in tasks) / len(tasks), 4)
+    # Rejections of patterned walks are counted in all and under each pattern the walk had.
+    assert set(stats["pattern_rejections"]) <= set(PATTERNS)
+    for reasons in stats["pattern_rejections"].values():
+        assert all(stats["rejected"][reason] >= n for reason, n in reasons.items())
+    assert not any(k.startswith("by_pattern:") for k in stats["rejected"])
     # A run made with patterns resumes only with the same patterns.
     other = runner.invoke(app, ["synth", "--tasks", "13", "--out", str(out), *services])
     assert other.exit_code != 0 and "patterns" in other.output

@@ -33,6 +33,7 @@ from compoworld.tasks.walk import Step, Walk, WalkConfig, draw_walk
 from compoworld.world.world import World
 
 __all__ = [
+    "BY_PATTERN",
     "SynthConfig",
     "Synthesizer",
     "TaskBuild",
@@ -70,6 +71,16 @@ def _solution_step(step: Step) -> SolutionStep:
         arguments=json.loads(canonical_json(step.arguments)),
         provenance={n: p.to_dict() for n, p in step.provenance.items()},
     )
+
+
+BY_PATTERN = "by_pattern:"
+"""Prefix of the rejection counts kept per pattern: ``by_pattern:<pattern>:<reason>``."""
+
+
+def _count_rejection(rejected: dict[str, int], reason: str, patterns: Sequence[str]) -> None:
+    """Count a patterned walk's rejection, in all and under each pattern it had."""
+    for key in (reason, *(f"{BY_PATTERN}{p}:{reason}" for p in patterns)):
+        rejected[key] = rejected.get(key, 0) + 1
 
 
 class Synthesizer:
@@ -250,14 +261,12 @@ class Synthesizer:
             notes=patterned.notes,
         )
         if built.task is None:
-            key = f"pattern:{built.reason}"
-            rejected[key] = rejected.get(key, 0) + 1
+            _count_rejection(rejected, f"pattern:{built.reason}", patterned.names)
             return None
         # A corner cut must not pass: a task that rewards ignoring its rule or acting on every match is dropped.
         for shortcut in patterned.shortcuts:
             if shortcut_passes(self.world, built.task, shortcut):
-                key = f"shortcut:{shortcut.name}"
-                rejected[key] = rejected.get(key, 0) + 1
+                _count_rejection(rejected, f"shortcut:{shortcut.name}", patterned.names)
                 return None
         return built
 

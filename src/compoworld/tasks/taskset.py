@@ -32,7 +32,7 @@ from compoworld.engine.jsonl import append_line, error_summary, repair, scan, wr
 from compoworld.tasks.audit import AuditReport, audit_tasks
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.synthesis import SynthConfig, Synthesizer
+from compoworld.tasks.synthesis import BY_PATTERN, SynthConfig, Synthesizer
 from compoworld.tasks.task import Task, check_task_world, solution_signature
 from compoworld.world.world import World
 
@@ -301,7 +301,8 @@ def synthesize(
         "world_seed": world_seed,
         "world_version": world.version,
         "services": sorted(world.catalog.services) if services else None,
-        "rejected": dict(sorted(rejected.items())),
+        "rejected": {k: v for k, v in sorted(rejected.items()) if not k.startswith(BY_PATTERN)},
+        "pattern_rejections": _by_pattern(rejected),
         "length_histogram": dict(sorted(Counter(str(t.metadata["length"]) for t in tasks).items())),
         "services_histogram": dict(sorted(Counter(str(len(t.metadata["services"])) for t in tasks).items())),
         "mean_length": round(sum(t.metadata["length"] for t in tasks) / len(tasks), 3) if tasks else 0.0,
@@ -309,6 +310,7 @@ def synthesize(
         if tasks
         else 0.0,
         "patterns_histogram": dict(sorted(Counter(p for t in tasks for p in t.patterns).items())),
+        "share_2plus_patterns": round(sum(len(t.patterns) >= 2 for t in tasks) / len(tasks), 4) if tasks else 0.0,
         "skipped_lines": skipped,
         "audit": audit_tasks(world, tasks).to_dict(),
     }
@@ -318,6 +320,16 @@ def synthesize(
     if found.moved_to is not None:
         stats["bad_lines_file"] = str(found.moved_to)
     return stats
+
+
+def _by_pattern(rejected: Counter[str]) -> dict[str, dict[str, int]]:
+    """Rejections of patterned walks by pattern: ``{"decoys": {"shortcut:every_match": 3}}``."""
+    out: dict[str, dict[str, int]] = {}
+    for key, n in sorted(rejected.items()):
+        if key.startswith(BY_PATTERN):
+            pattern, _, reason = key.removeprefix(BY_PATTERN).partition(":")
+            out.setdefault(pattern, {})[reason] = n
+    return out
 
 
 def _provenance_text(prov: dict[str, Any]) -> str:
