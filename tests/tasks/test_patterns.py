@@ -270,3 +270,64 @@ def test_shortcuts_fail_patterned_tasks_and_a_task_one_passes_is_not_kept(
     kept = [synth.task_at(0, i, set(), rejected) for i in range(12)]
     assert all(t is None or not t.patterns for t in kept)
     assert rejected.get("shortcut:ignore_policy", 0) >= 1
+
+
+@pytest.fixture(scope="module")
+def variant_tasks(policy_world: World) -> list[Task]:
+    synth = Synthesizer(policy_world, config=SynthConfig(patterns=("conditional", "recency")))
+    found = [t for _, t, _ in synth.tasks(0, 40) if t is not None and t.patterns]
+    assert sum("conditional" in t.patterns for t in found) >= 3 and sum("recency" in t.patterns for t in found) >= 3
+    return found
+
+
+def _picked(task: Task) -> tuple[int, str, dict[str, object]]:
+    """The step, argument and pick_row parameters of the choice a rule table decides."""
+    return next(
+        (i, n, p["params"])
+        for i, s in enumerate(task.solution)
+        for n, p in s.provenance.items()
+        if p.get("transform") == "pick_row"
+    )
+
+
+def test_a_conditional_or_dated_table_returns_near_misses_ahead_of_the_right_row(
+    policy_world: World, variant_tasks: list[Task]
+) -> None:
+    for task in variant_tasks:
+        assert validate_task(policy_world, task) is None, task.id
+        j, name, params = _picked(task)
+        ep = Episode(policy_world)
+        apply_setup(ep, task)
+        rows = ep.call(task.solution[2].tool, task.solution[2].arguments).result
+        assert isinstance(rows, list) and len(rows) >= 2, "the lookup finds several rows for the case"
+        chosen = task.solution[j].arguments[name]
+        # The first row the lookup returns is a near miss: another second condition, or a replaced row.
+        assert rows[0]["cells"][params["take"]] != chosen
+        if "recency" in task.patterns:
+            assert params["newest"] == "Effective from" and "in effect now" in task.instruction
+            newest = max(rows, key=lambda r: r["cells"]["Effective from"])
+            assert newest["cells"][params["take"]] == chosen or params.get("where")
+        if "conditional" in task.patterns:
+            assert params["where"] and " and the " in task.instruction.split("sheet in Gridbook Sheets")[1]
+        assert f'"{chosen}"' not in task.instruction
+
+
+def test_taking_the_first_row_fails_and_the_misread_is_named_by_a_negative(
+    policy_world: World, variant_tasks: list[Task]
+) -> None:
+    for task in variant_tasks:
+        j, name, params = _picked(task)
+        ep = Episode(policy_world)
+        apply_setup(ep, task)
+        first = ep.call(task.solution[2].tool, task.solution[2].arguments).result[0]["cells"][params["take"]]
+        assert not shortcut_passes(policy_world, task, Shortcut("first_match", choice=(j, name, first)))
+        guards = [c for c in task.criteria if isinstance(c, NotSentCriterion) and c.fields.get(name) == first]
+        tool = policy_world.catalog.tools[task.solution[j].tool]
+        if tool.kind == "create" or tool.name.rsplit("__", 1)[1].startswith(("create_", "send_", "post_")):
+            assert guards, f"{task.id}: a create that takes the first row's {name} is named by a negative"
+        ep2 = Episode(policy_world)
+        base = apply_setup(ep2, task)
+        for i, s in enumerate(task.solution):
+            ep2.call(s.tool, {**s.arguments, name: first} if i == j else s.arguments)
+        verdicts = {v.id: v.passed for v in check_criteria(task.criteria, ep2, task_answer(task), base)}
+        assert all(not verdicts[g.id] for g in guards)

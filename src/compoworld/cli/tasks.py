@@ -236,6 +236,19 @@ def audit(
     for name, metric in report.metrics.items():
         for task_id, detail in metric.examples[:2] if metric.met is False else []:
             console.print(f"  {name}: {task_id}: {escape(detail)}", soft_wrap=True)
+    if set(report.by_pattern) - {"none"}:
+        patterns = Table(title=f"By difficulty pattern ({report.negative_share:.1%} of all criteria are negatives)")
+        for column in ("pattern", "tasks", "mean length", "mean criteria", "negatives"):
+            patterns.add_column(column)
+        for name, row in report.by_pattern.items():
+            patterns.add_row(
+                name,
+                str(int(row["tasks"])),
+                f"{row['mean_length']:.2f}",
+                f"{row['mean_criteria']:.2f}",
+                f"{row['negative_criteria_share']:.1%}",
+            )
+        console.print(patterns)
 
 
 def render_tasks(

@@ -141,6 +141,8 @@ class AuditReport:
         unreplayable: Ids of tasks whose solution failed on replay (their facts could not be read).
         patterns: Tasks taking on each difficulty pattern (decoys …).
         criteria_kinds: Criteria by kind, over all tasks.
+        by_pattern: For each pattern (and ``none``: tasks without any), its tasks' count, mean solution
+            length, mean criteria and share of negative criteria.
     """
 
     tasks: int
@@ -150,6 +152,7 @@ class AuditReport:
     unreplayable: list[str]
     patterns: Counter[str] = field(default_factory=Counter)
     criteria_kinds: Counter[str] = field(default_factory=Counter)
+    by_pattern: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def negative_share(self) -> float:
@@ -174,7 +177,28 @@ class AuditReport:
             "patterns": dict(self.patterns.most_common()),
             "criteria_kinds": dict(self.criteria_kinds.most_common()),
             "negative_criteria_share": round(self.negative_share, 4),
+            "by_pattern": self.by_pattern,
         }
+
+
+def _pattern_breakdown(tasks: Sequence[Task]) -> dict[str, dict[str, float]]:
+    """Per pattern (a task counts under each of its patterns; ``none`` for those without): size and negatives."""
+    groups: dict[str, list[Task]] = {}
+    for task in tasks:
+        for name in task.patterns or ["none"]:
+            groups.setdefault(name, []).append(task)
+    out: dict[str, dict[str, float]] = {}
+    for name, group in sorted(groups.items()):
+        criteria = [c for t in group for c in t.criteria]
+        out[name] = {
+            "tasks": len(group),
+            "mean_length": round(sum(len(t.solution) for t in group) / len(group), 3),
+            "mean_criteria": round(len(criteria) / len(group), 3),
+            "negative_criteria_share": round(
+                sum(c.kind in NEGATIVE_KINDS for c in criteria) / max(1, len(criteria)), 4
+            ),
+        }
+    return out
 
 
 def _semantics(tool: Tool) -> dict[str, str]:
@@ -412,7 +436,9 @@ def audit_tasks(
         )
     patterns = Counter(p for t in tasks for p in t.patterns)
     by_kind: Counter[str] = Counter(str(c.kind) for t in tasks for c in t.criteria)
-    return AuditReport(len(tasks), metrics, actions, outside, unreplayable, patterns, by_kind)
+    return AuditReport(
+        len(tasks), metrics, actions, outside, unreplayable, patterns, by_kind, _pattern_breakdown(tasks)
+    )
 
 
 def _finds_for_next(tools: Sequence[Tool], j: int) -> bool:

@@ -27,6 +27,7 @@ started from: after a task's setup (its trigger event), not the bare world.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -47,6 +48,7 @@ __all__ = [
     "TransitionCriterion",
     "UnchangedCriterion",
     "Verdict",
+    "carries_fact",
     "check_criteria",
 ]
 
@@ -124,11 +126,15 @@ class UnchangedCriterion(_Base):
 
 
 class NotSentCriterion(_Base):
-    """No message went to someone who must not get it."""
+    """No message went to someone who must not get it; more generally, no new record carries values it must not.
+
+    A message to the wrong team, a ticket filed under the category a replaced rule gave: the table's
+    records added since the start are checked, never those the world already held.
+    """
 
     kind: Literal["not_sent"] = "not_sent"
-    table: str = Field(description="The table of sent messages, e.g. mail.messages.")
-    fields: dict[str, Any] = Field(description="Values no new message may have, e.g. its recipient.")
+    table: str = Field(description="The table of sent messages (or other new records), e.g. mail.messages.")
+    fields: dict[str, Any] = Field(description="Values no new record may have, e.g. a message's recipient.")
 
 
 Criterion = Annotated[
@@ -191,11 +197,25 @@ def _written(diff: StateDiff, table: str) -> list[dict[str, Any]]:
     return list(td.added) + [c.after for c in td.updated]
 
 
+# A short number (a count) is told as a number of its own, not as digits inside another one.
+_SHORT_NUMBER = re.compile(r"^\d{1,3}$")
+
+
+def carries_fact(text: str, fact: str) -> bool:
+    """Whether a text tells a fact: contains it, case aside; a short number (``3``) only as a whole number.
+
+    ``"3"`` is told by ``"3 open tickets"`` and ``"tickets: 3."``, not by ``"SL-0000039"`` nor ``"3.5"``.
+    """
+    if _SHORT_NUMBER.match(fact):
+        return re.search(rf"(?<![\w.,/-]){fact}(?!\w)(?![.,/-]\w)", text) is not None
+    return fact.casefold() in text.casefold()
+
+
 def _carries(record: dict[str, Any], contains: dict[str, list[str]]) -> bool:
     for name, facts in contains.items():
         value = record.get(name)
         text = " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
-        if not all(f.casefold() in text.casefold() for f in facts):
+        if not all(carries_fact(text, f) for f in facts):
             return False
     return True
 

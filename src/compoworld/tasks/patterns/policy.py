@@ -24,9 +24,11 @@ from typing import Any
 
 from compoworld.engine.episode import Episode
 from compoworld.engine.state import EPOCH
+from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import non_null
+from compoworld.tasks.criteria import NotSentCriterion
 from compoworld.tasks.graph import ToolGraph, field_label, label
-from compoworld.tasks.patterns.base import Part, Shortcut, insert_steps, literal_step
+from compoworld.tasks.patterns.base import Negative, Part, Shortcut, insert_steps, literal_step
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.walk import Provenance, Step, Walk, flatten
 from compoworld.world.world import World
@@ -315,10 +317,45 @@ def plant_policy(
         names=names,
         walk=replace(inserted, steps=steps, told=told, setup=[*setup, *walk.setup]),
         inserted=(1, 2),
+        negatives=_misread(
+            world,
+            step.tool,
+            resource,
+            name,
+            chosen,
+            [
+                *(v for v in (stated, default) if isinstance(v, str)),
+                *(r[choice_label] for r in rows if r[key_label] == key_value),
+            ],
+        ),
         notes=[note],
         shortcuts=shortcuts,
     )
     return Rule(part, rows)
+
+
+def _misread(world: World, tool: str, resource: str, name: str, chosen: str, near: list[str]) -> list[Negative]:
+    """What a misread table would make: a new record with a near miss's choice (where the write makes one).
+
+    One criterion per other choice an agent could take for the record's case (the one stated or the
+    default, a row for another second condition, a replaced row): the record the write makes must not
+    carry it. A write that changes a
+    record already there has no such criterion (its transition criterion asks for the right value).
+    """
+    spec = world.catalog.resources.get(resource)
+    if spec is None or action_of(world.catalog.tools[tool]) not in ("create", "message"):
+        return []
+    if name not in spec.model.model_fields:
+        return []
+    return [
+        NotSentCriterion(
+            id="",
+            description=f"no {spec.noun} is made with {label(name)} {wrong!r}, as a misread row of the rule has it",
+            table=spec.table,
+            fields={name: wrong},
+        )
+        for wrong in sorted(set(near) - {chosen})
+    ]
 
 
 def plant_rules(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, names: frozenset[str]) -> Part | None:
