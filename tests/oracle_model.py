@@ -6,6 +6,7 @@ so a rollout function or a trainer cannot tell it from a model that solves every
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,15 +17,26 @@ __all__ = ["OracleModel", "trainer_for"]
 
 
 class OracleModel:
-    """Generates the oracle's next turn as Hermes text, found from the instruction and the turns so far."""
+    """Generates the oracle's next turn as Hermes text, found from the instruction and the turns so far.
 
-    def __init__(self, tokenizer: Any, tasks: list[Task], *, suffix: str = "<|im_end|>") -> None:
+    ``message(task, turn)`` writes another script's turns instead (an assistant message with Hermes text).
+    """
+
+    def __init__(
+        self,
+        tokenizer: Any,
+        tasks: list[Task],
+        *,
+        suffix: str = "<|im_end|>",
+        message: Callable[[Task, int], dict[str, Any]] | None = None,
+    ) -> None:
         import torch
 
         self.torch = torch
         self.tok = tokenizer
         self.tasks = tasks
         self.suffix = suffix
+        self.message = message or (lambda task, turn: oracle_message(task, turn, hermes=True))
         self.training = True
         self.weight = torch.zeros(1)
         self.calls = 0
@@ -48,7 +60,7 @@ class OracleModel:
             text = self.tok.decode(ids[mask.bool()])
             task = next(t for t in self.tasks if t.instruction in text)
             turn = text.count("<|im_start|>assistant") - 1
-            content = str(oracle_message(task, turn, hermes=True)["content"]) + self.suffix
+            content = str(self.message(task, turn)["content"]) + self.suffix
             new = self.tok(content, add_special_tokens=False)["input_ids"][: generation_config.max_new_tokens]
             rows.append(ids.tolist() + new)
         width = max(len(r) for r in rows)

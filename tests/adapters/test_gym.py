@@ -130,3 +130,28 @@ def test_gymnasiums_env_checker_passes_directly_and_through_make(tasks_path: Pat
     obs, _ = made.reset(seed=0)
     assert obs in made.observation_space
     made.close()
+
+
+def test_in_discovery_mode_the_environment_lists_search_tools_and_call_tool_and_solves_every_task(
+    tasks_path: Path,
+) -> None:
+    env = CompoWorldEnv(tasks_path, max_turns=30, discovery=True)
+    for index, task in enumerate(env.tasks):
+        obs, info = env.reset(options={"task_index": index})
+        assert info["tools"] == ["search_tools", "call_tool"] and "search_tools" in obs
+        assert not any(name in obs for name in task.tools)
+        for i, step in enumerate(task.solution):
+            search = {"tool": "search_tools", "arguments": {"query": step.tool, "top_k": 3}}
+            obs, reward, terminated, truncated, info = env.step(search)
+            assert info["outcomes"] == [True] and json.loads(obs)["results"][0]["name"] == step.tool
+            call = {"name": step.tool, "arguments": step.arguments}
+            action: Any = {"tool": "call_tool", "arguments": call}
+            if i % 2:  # as model text, a Hermes block
+                action = render_hermes_call("call_tool", json.dumps(call))
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert info["outcomes"] == [True] and not terminated and not truncated, obs
+        obs, reward, terminated, _, info = env.step(task_answer(task) or "All done.")
+        assert (reward, terminated, info["success"]) == (1.0, True, True)
+    env.reset(options={"task_index": 0})
+    obs, *_ = env.step({"tool": env.tasks[0].solution[0].tool, "arguments": env.tasks[0].solution[0].arguments})
+    assert json.loads(obs)["error"]["type"] == "unknown_tool" and "search_tools" in obs

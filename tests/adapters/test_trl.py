@@ -11,6 +11,8 @@ import pytest
 
 from compoworld.adapters.common import replay_messages
 from compoworld.adapters.trl import (
+    CompoWorldDiscoveryEnvironment,
+    CompoWorldDiscoveryToolEnvironment,
     CompoWorldEnvironment,
     CompoWorldToolEnvironment,
     compoworld_reward,
@@ -258,3 +260,60 @@ def test_rows_carry_the_task_sets_services_and_the_environment_rebuilds_the_exac
     env = CompoWorldToolEnvironment()
     env.reset(**rows[0])
     assert env.session is not None and env.session.world.version == tasks[0].world_version
+
+
+@pytest.mark.parametrize(
+    ("cls", "variant"),
+    [
+        (CompoWorldToolEnvironment, CompoWorldDiscoveryToolEnvironment),
+        (CompoWorldEnvironment, CompoWorldDiscoveryEnvironment),
+    ],
+)
+def test_in_discovery_mode_the_environment_exposes_search_tools_and_call_tool_and_solves_the_task(
+    tasks: list[Task], rows: list[dict[str, Any]], cls: Any, variant: type
+) -> None:
+    env = cls.factory(discovery=True)()
+    assert type(env) is variant and type(cls(discovery=True)) is variant and type(cls()) is cls
+    members = [name for name, _ in inspect.getmembers(type(env), predicate=inspect.isfunction)]
+    tools = [name for name in members if name not in ("reset", "get_reward") and not name.startswith("_")]
+    assert tools == ["call_tool", "search_tools", "submit_answer"]
+    transformers_utils = pytest.importorskip("transformers.utils")
+    schema = transformers_utils.get_json_schema(env.search_tools)["function"]
+    assert schema["parameters"]["required"] == ["query"] and set(schema["parameters"]["properties"]) == {
+        "query",
+        "top_k",
+    }
+    for task, row in list(zip(tasks, rows, strict=True))[:3]:
+        text = env.reset(**row)
+        assert text is not None and "search_tools" in text and not any(name in text for name in task.tools)
+        for step in task.solution:
+            found = json.loads(env.search_tools(step.tool, 5))
+            assert found["results"][0]["name"] == step.tool
+            assert "error" not in json.loads(env.call_tool(step.tool, json.dumps(step.arguments)))
+        assert json.loads(env.submit_answer(answer_of(task)))["ok"] is True
+        assert env.session is not None and env.session.discovery
+        assert all(v.passed for v in env.session.verdicts())
+        if isinstance(env, CompoWorldEnvironment):
+            assert env.get_reward() == 1.0
+    # A tool outside the catalog is refused with how to find one; so is a direct name in place of call_tool.
+    env.reset(**rows[0])
+    refused = json.loads(env.call_tool("crm__delete_everything", "{}"))
+    assert refused["error"]["type"] == "unknown_tool" and "search_tools" in refused["error"]["hint"]
+    # The reward function replays a discovery row's completion in discovery mode.
+    task = tasks[0]
+    calls = [
+        {"type": "function", "function": {"name": "search_tools", "arguments": {"query": task.solution[0].tool}}},
+        *(
+            {
+                "type": "function",
+                "function": {"name": "call_tool", "arguments": {"name": s.tool, "arguments": s.arguments}},
+            }
+            for s in task.solution
+        ),
+    ]
+    completion = [{"role": "assistant", "content": "", "tool_calls": [c]} for c in calls]
+    completion.append({"role": "assistant", "content": answer_of(task)})
+    discovery_rows = rl_rows(tasks[:1], Catalog.load(SERVICES), "trl", services=sorted(SERVICES), discovery=True)
+    reward = compoworld_reward("binary", log_metrics=False)
+    assert discovery_rows[0]["discovery"] is True
+    assert reward(prompts=None, completions=[completion], **columns(discovery_rows)) == [1.0]

@@ -7,6 +7,7 @@ checked exactly; tests/adapters/test_trl_grpo.py runs it inside GRPOTrainer with
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,9 @@ import pytest
 
 from compoworld.adapters.trl import compoworld_reward
 from compoworld.adapters.trl_rollout import CompoWorldRolloutFunc
+from compoworld.agents.chat import render_hermes_call
 from compoworld.engine.catalog import Catalog
-from compoworld.tasks.task import Task
+from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.taskset import read_tasks
 from compoworld.train.export import rl_rows
 from tests.agents_support import SERVICES, make_tasks, require_training_stack
@@ -159,3 +161,35 @@ def test_a_checkpoint_prepared_without_the_response_template_counts_as_stale(tmp
     assert not _prepared(tmp_path), "an earlier checkpoint is rebuilt"
     (tmp_path / "tokenizer_config.json").write_text(json.dumps({"response_template": RESPONSE_TEMPLATE}))
     assert _prepared(tmp_path)
+
+
+def discovery_turn(task: Task, turn: int) -> dict[str, Any]:
+    """A scripted discovery agent: search each solution tool by name, call it through call_tool, then answer."""
+    step, second = divmod(turn, 2)
+    if step >= len(task.solution):
+        return {"role": "assistant", "content": task_answer(task) or "Done."}
+    tool = task.solution[step]
+    if not second:
+        return {
+            "role": "assistant",
+            "content": render_hermes_call("search_tools", json.dumps({"query": tool.tool, "top_k": 1})),
+        }
+    call = {"name": tool.tool, "arguments": tool.arguments}
+    return {"role": "assistant", "content": render_hermes_call("call_tool", json.dumps(call))}
+
+
+def test_in_discovery_mode_prompts_show_the_meta_tools_and_episodes_run_in_that_mode(
+    tokenizer: Any, tasks: list[Task], rows: list[dict[str, Any]]
+) -> None:
+    rollout = CompoWorldRolloutFunc([r["task"] for r in rows], discovery=True, max_turns=20)
+    prompts = [r["prompt"] for r in rows]
+    model = OracleModel(tokenizer, tasks, message=discovery_turn)
+    out = rollout(prompts, trainer_for(tokenizer, model, 8192))
+    assert out["compoworld_stops"] == ["answer"] * len(prompts)
+    for i, task in enumerate(tasks):
+        rendered = tokenizer.decode(out["prompt_ids"][i])
+        assert '"search_tools"' in rendered and '"call_tool"' in rendered
+        assert not any(f'"{name}"' in rendered for name in task.tools)
+        session = out["compoworld_sessions"][i]
+        assert session.discovery and session.calls == 2 * len(task.solution) and session.errors == 0
+        assert all(v.passed for v in session.verdicts())

@@ -242,3 +242,43 @@ def test_a_task_the_tasks_file_lacks_fails_at_the_call_not_the_process(tasks_pat
 
     asyncio.run(run())
     assert adapter.open_instances() == 0
+
+
+def test_in_discovery_mode_the_tool_config_lists_the_meta_tools_and_the_agent_loop_solves_the_task(
+    tasks_path: Path, tasks: list[Task], tmp_path: Path
+) -> None:
+    path = verl_tools.write_verl_tool_config(tasks_path, tmp_path / "tools.yaml", discovery=True)
+    config = read_config(path)
+    assert [e["tool_schema"]["function"]["name"] for e in config["tools"]] == ["search_tools", "call_tool"]
+    assert all(e["config"]["discovery"] is True for e in config["tools"])
+    tools = load_tools(path)
+    assert all(t.discovery for t in tools.values())
+    rows = rl_rows(tasks, Catalog.load(SERVICES), "verl", discovery=True)
+
+    async def run() -> None:
+        for task, row in zip(tasks, rows, strict=True):
+            assert set(row["extra_info"]["tools_kwargs"]) == {"search_tools", "call_tool"}
+            agent_data = AgentData(tools_kwargs=row["extra_info"]["tools_kwargs"])
+            for step in task.solution:
+                found = json.loads(await agent_loop_call(tools, "search_tools", {"query": step.tool}, agent_data))
+                assert found["results"][0]["name"] == step.tool
+                called = {"name": step.tool, "arguments": step.arguments}
+                assert "error" not in json.loads(await agent_loop_call(tools, "call_tool", called, agent_data))
+            session = agent_data.compoworld_sessions[task.id]
+            assert session.discovery and session.calls == 2 * len(task.solution)
+            assert all(v.passed for v in session.verdicts(answer_of(task)))
+            missing = {"name": "crm__delete_everything", "arguments": {}}
+            refused = json.loads(await agent_loop_call(tools, "call_tool", missing, agent_data))
+            assert refused["error"]["type"] == "unknown_tool" and "search_tools" in refused["error"]["hint"]
+        assert adapter.open_instances() == 0
+
+    asyncio.run(run())
+    # compute_score replays a discovery response in discovery mode, as the row's extra_info says.
+    task, row = tasks[0], rows[0]
+    text = "".join(
+        render_hermes_call("call_tool", json.dumps({"name": s.tool, "arguments": s.arguments}))
+        + "user\n<tool_response>\n{}\n</tool_response>\nassistant\n"
+        for s in task.solution
+    )
+    scored = adapter.compute_score("compoworld", text + answer_of(task), task.model_dump_json(), row["extra_info"])
+    assert scored["acc"] == 1.0 and scored["score"] == 1.0

@@ -16,7 +16,9 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from compoworld import Catalog
+from compoworld.serve import ServeBackend, SessionManager
 from compoworld.serve.bench import ServerProcess
+from compoworld.serve.mcp_server import MCPService
 from compoworld.serve.sessions import INSTRUCTION_TOOL, SUBMIT_TOOL
 from compoworld.tasks.task import Task, task_answer
 from tests.serve_support import SERVICES, make_task_set
@@ -190,3 +192,53 @@ def test_over_http_the_token_is_required_when_set() -> None:
                 assert len((await client.list_tools()).tools) == 31
 
         _run(main)
+
+
+def test_in_discovery_mode_only_search_tools_and_call_tool_are_listed_and_a_task_is_solved_through_them(
+    task_set: tuple[Path, list[Task]],
+) -> None:
+    path, tasks = task_set
+    task = tasks[0]
+    backend = ServeBackend.load(SERVICES, task_files=[path])
+    services = MCPService(backend.scope_for_services(discovery=True), SessionManager(), stdio=True)
+    solving = MCPService(backend.scope_for_task(task.id, discovery=True), SessionManager(), stdio=True)
+
+    async def main() -> None:
+        async with Client(services.server) as client:
+            tools, _ = await _all_tools(client)
+            assert [t.name for t in tools] == ["search_tools", "call_tool"]
+            assert tools[0].annotations.read_only_hint is True and tools[1].annotations.destructive_hint is True
+            found = await client.call_tool("search_tools", {"query": "find the contact with this e-mail address"})
+            assert not found.is_error and found.structured_content["results"][0]["name"] == "crm__find_contact_by_email"
+            assert found.structured_content["tools"] == len(backend.catalog.tools)
+            lead = await client.call_tool("call_tool", {"name": "crm__create_lead", "arguments": LEAD})
+            assert not lead.is_error and lead.structured_content["result"]["email"] == LEAD["email"]
+            assert _error(await client.call_tool("crm__create_lead", LEAD))["type"] == "unknown_tool"
+            missing = _error(await client.call_tool("call_tool", {"name": "crm__nope", "arguments": {}}))
+            assert missing["type"] == "unknown_tool" and "search_tools" in missing["hint"]
+            bad = _error(await client.call_tool("call_tool", {"name": "crm__create_lead", "arguments": {"x": 1}}))
+            assert bad["type"] == "invalid_arguments"
+        async with Client(solving.server) as client:
+            tools, _ = await _all_tools(client)
+            assert [t.name for t in tools] == ["search_tools", "call_tool", INSTRUCTION_TOOL, SUBMIT_TOOL]
+            assert "search_tools" in solving.instructions()
+            for step in task.solution:
+                found = await client.call_tool("search_tools", {"query": step.tool, "top_k": 2})
+                assert found.structured_content["results"][0]["name"] == step.tool
+                result = await client.call_tool("call_tool", {"name": step.tool, "arguments": step.arguments})
+                assert not result.is_error, result.content
+            verdict = await client.call_tool(SUBMIT_TOOL, {"answer": task_answer(task)})
+            assert verdict.structured_content["passed"] is True
+
+    _run(main)
+
+
+def test_serve_mcp_discovery_over_stdio_lists_the_meta_tools() -> None:
+    async def main() -> None:
+        async with Client(_stdio("--services", "crm", "--discovery")) as client:
+            tools, _ = await _all_tools(client)
+            assert [t.name for t in tools] == ["search_tools", "call_tool"]
+            found = await client.call_tool("search_tools", {"query": "look up an account", "top_k": 1})
+            assert found.structured_content["results"][0]["name"] == "crm__get_account"
+
+    _run(main)

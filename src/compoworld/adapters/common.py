@@ -127,7 +127,8 @@ def take_turn(session: TaskSession, message: Mapping[str, Any], turn: int) -> Tu
     in order; a turn without a call ends the episode with its text as the
     final answer (submitted unless one was already). The TRL environment's
     wrappers are understood: ``call_tool(name, arguments)`` runs the named tool
-    and ``submit_answer(answer)`` gives the answer.
+    and ``submit_answer(answer)`` gives the answer. In discovery mode
+    ``search_tools`` and ``call_tool`` are the session's own tools and run as they are.
 
     Args:
         session: The episode's session.
@@ -140,7 +141,7 @@ def take_turn(session: TaskSession, message: Mapping[str, Any], turn: int) -> Tu
         return TurnOutcome([], session.answer)
     calls: list[tuple[ToolCallRequest, dict[str, Any]]] = []
     for req in requests:
-        kind, item = _unwrap(req, session.task.tools)
+        kind, item = _unwrap(req, session.tools)
         if kind == "answer":
             assert isinstance(item, str)
             session.submit(item)

@@ -13,6 +13,10 @@ results. An action is one of
 * model text: Hermes ``<tool_call>{...}</tool_call>`` blocks are calls, and
   text without one is the final answer.
 
+With ``discovery=True`` the tools listed are the discovery mode's two
+meta-tools, ``search_tools`` (over every tool of the world's catalog) and
+``call_tool`` (see :mod:`compoworld.agents.discovery`).
+
 The reward is 0 until the episode ends. A final answer ends it
 (``terminated``) with the reward scheme's reward of the episode alone
 (``binary`` and ``uniform`` exactly; ``completion_focused`` on a group of one,
@@ -41,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from compoworld.adapters.common import ToolListing, tool_listing, tool_text, verdict_metrics
 from compoworld.agents.chat import SYSTEM_PROMPT, ToolCallRequest, parse_tool_calls
+from compoworld.agents.discovery import CALL_TOOL, SEARCH_TOOLS, require_discovery
 from compoworld.agents.session import TaskSession, load_task
 from compoworld.tasks.rewards import RewardConfig
 from compoworld.tasks.task import Task
@@ -140,6 +145,10 @@ _GUIDE = (
     '<tool_call>{"name": "<tool>", "arguments": {...}}</tool_call> '
     '(or a dict action {"tool": ..., "arguments": ...}); reply without a tool call to give the final answer.'
 )
+_DISCOVERY_GUIDE = (
+    f"The tools above are not the applications' own: find those with {SEARCH_TOOLS} (describe what the tool does), "
+    f"then run one by the exact name a search returned with {CALL_TOOL}."
+)
 
 
 class CompoWorldEnv(_EnvBase[str, Any]):
@@ -157,9 +166,11 @@ class CompoWorldEnv(_EnvBase[str, Any]):
         render_mode: None, or ``ansi`` (``render()`` returns the episode's text so far).
         max_observation_chars: The observation space's maximum length.
         max_action_chars: The action space's maximum length (dict actions are not bounded).
+        discovery: Tool discovery mode: list ``search_tools`` and ``call_tool`` instead of the task's tools.
 
     Raises:
         ValueError: when there are no tasks (``TaskFileError`` when a task file cannot be used).
+        DiscoveryUnavailable: in discovery mode, when its BM25 library (the ``discovery`` extra) is missing.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - as gymnasium.Env declares it
@@ -176,7 +187,10 @@ class CompoWorldEnv(_EnvBase[str, Any]):
         render_mode: str | None = None,
         max_observation_chars: int = 200_000,
         max_action_chars: int = 16_384,
+        discovery: bool = False,
     ) -> None:
+        if discovery:
+            require_discovery()
         if isinstance(tasks, (str, Path)):
             self.tasks = read_tasks(tasks)
             services = services or task_set_services(tasks)
@@ -195,6 +209,7 @@ class CompoWorldEnv(_EnvBase[str, Any]):
         self.score_truncated = score_truncated
         self.render_mode = render_mode
         self.max_observation_chars = max_observation_chars
+        self.discovery = discovery
         if _spaces is not None:
             self.observation_space = _new_text_space(max_observation_chars)
             self.action_space = _new_text_space(max_action_chars)
@@ -242,18 +257,19 @@ class CompoWorldEnv(_EnvBase[str, Any]):
 
         Returns:
             The first observation (system prompt, instruction, tools, how to act) and
-            ``info`` with ``task_id``, ``tools`` and ``max_turns``.
+            ``info`` with ``task_id``, ``tools`` (the names listed) and ``max_turns``.
         """
         super().reset(seed=seed)
         task = self._pick(options)
-        self._session = TaskSession(task, services=self.services)
+        self._session = TaskSession(task, services=self.services, discovery=self.discovery)
         self._turn = 0
         self._over = False
         tools = tool_listing(self._session, self.tool_listing)
-        text = "\n\n".join([SYSTEM_PROMPT, task.instruction, "Tools:\n" + tools, _GUIDE])
+        guide = [_GUIDE, _DISCOVERY_GUIDE] if self.discovery else [_GUIDE]
+        text = "\n\n".join([SYSTEM_PROMPT, task.instruction, "Tools:\n" + tools, *guide])
         obs = _fit(text, self.max_observation_chars)
         self._transcript = [obs]
-        return obs, self._info(tools=list(task.tools), max_turns=self.max_turns)
+        return obs, self._info(tools=self._session.tools, max_turns=self.max_turns)
 
     def _parse(self, action: Any) -> tuple[list[ToolCallRequest], str | None, bool, str | None]:
         """``(calls, answer, as_text, problem)`` of an action."""

@@ -30,7 +30,11 @@ with the task's tools, and exposes its public methods as tools. Tool lists
 differ per task, so the methods are generic: ``call_tool(name, arguments)``
 runs one of the task's tools and ``submit_answer(answer)`` ends the episode.
 Paired with :func:`compoworld_reward` in ``reward_funcs``, each rollout's
-episode is scored with the group-weighted scheme. :class:`CompoWorldEnvironment`
+episode is scored with the group-weighted scheme. With ``discovery=True``
+(tool discovery mode) the environment is a :class:`CompoWorldDiscoveryToolEnvironment`
+(or :class:`CompoWorldDiscoveryEnvironment`): it also has ``search_tools(query, top_k)``,
+over every tool of the world's catalog, ``call_tool`` runs any tool a search
+finds, and :meth:`~CompoWorldToolEnvironment.reset` lists no task tools. :class:`CompoWorldEnvironment`
 adds ``get_reward()``, which TRL then adds to the rewards by itself: it scores
 the episode alone (``binary`` and ``uniform`` exactly, ``completion_focused``
 on a group of one, since the weights need the group).
@@ -44,7 +48,7 @@ import json
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from compoworld.adapters.common import (
     CALL_TOOL,
@@ -56,11 +60,14 @@ from compoworld.adapters.common import (
     verdict_metrics,
 )
 from compoworld.agents.chat import ToolCallRequest, parse_tool_calls
+from compoworld.agents.discovery import SEARCH_TOOLS, require_discovery
 from compoworld.agents.session import DEFAULT_WORLDS, TaskSession, load_task
 from compoworld.tasks.criteria import CRITERION_KINDS, Verdict
 from compoworld.tasks.rewards import RewardConfig, Scheme, score_batch
 
 __all__ = [
+    "CompoWorldDiscoveryEnvironment",
+    "CompoWorldDiscoveryToolEnvironment",
     "CompoWorldEnvironment",
     "CompoWorldReward",
     "CompoWorldToolEnvironment",
@@ -71,7 +78,7 @@ __all__ = [
 
 _CACHE_SIZE = 4096
 _cache_lock = threading.Lock()
-_verdict_cache: OrderedDict[tuple[str, str, str], list[Verdict]] = OrderedDict()
+_verdict_cache: OrderedDict[tuple[str, str, str, bool], list[Verdict]] = OrderedDict()
 
 
 def _messages(completion: Any) -> list[dict[str, Any]]:
@@ -91,17 +98,19 @@ def _final_prose(messages: Sequence[Mapping[str, Any]]) -> str:
     return "" if requests else prose
 
 
-def _replayed_verdicts(task_json: Any, completion: Any, services: Sequence[str] | None) -> list[Verdict]:
+def _replayed_verdicts(
+    task_json: Any, completion: Any, services: Sequence[str] | None, discovery: bool = False
+) -> list[Verdict]:
     task = load_task(task_json)
     messages = _messages(completion)
     digest = hashlib.sha256(json.dumps(messages, sort_keys=True, default=str).encode()).hexdigest()
-    key = (task.id, task.world_version, digest)
+    key = (task.id, task.world_version, digest, discovery)
     with _cache_lock:
         hit = _verdict_cache.get(key)
         if hit is not None:
             _verdict_cache.move_to_end(key)
             return hit
-    session = TaskSession(task, services=services)
+    session = TaskSession(task, services=services, discovery=discovery)
     answer = replay_messages(session, messages)
     verdicts = session.verdicts(answer)
     with _cache_lock:
@@ -126,6 +135,7 @@ def _verdicts(
     row_services = _column(kwargs, "services", n)
     envs = _column(kwargs, "environments", n)
     played = _column(kwargs, "compoworld_sessions", n)
+    modes = _column(kwargs, "discovery", n)
     out: list[list[Verdict] | None] = []
     keys: list[str] = []
     for i, completion in enumerate(completions):
@@ -149,7 +159,7 @@ def _verdicts(
             keys.append(str(ids[i]))
             continue
         svc = row_services[i] or services
-        out.append(_replayed_verdicts(task_json, completion, svc))
+        out.append(_replayed_verdicts(task_json, completion, svc, bool(modes[i])))
         keys.append(str(ids[i] or load_task(task_json).id))
     return out, keys
 
@@ -293,6 +303,13 @@ def criterion_rewards(services: Sequence[str] | None = None) -> list[CriterionKi
     return [CriterionKindReward(k, services=services) for k in CRITERION_KINDS]
 
 
+_DISCOVERY_GUIDE = (
+    "\n\nYou act through three functions. `{search}(query, top_k)` searches every tool of the company's "
+    "applications by what it does (e.g. 'refund a payment') and returns the best matches with their parameters. "
+    "`{call}(name, arguments)` runs one of them: `name` is the exact name a search returned and `arguments` a JSON "
+    "object with its parameters. When the request is done, call `{submit}(answer)` once with a short final answer."
+)
+
 _GUIDE = (
     "\n\nYou act through two functions. `{call}(name, arguments)` runs one of the tools listed below: `name` is "
     "the tool's exact name and `arguments` a JSON object with its parameters. When the request is done, call "
@@ -322,7 +339,21 @@ class CompoWorldToolEnvironment:
         tool_listing: How :meth:`reset` lists the tools: JSON schemas (``slim``: types,
             enums and first sentences; ``compact``; ``full``), or ``signature``: one
             line per tool, the shortest (a small model on a CPU pays for every prompt token).
+        discovery: Tool discovery mode: the environment made is the class's discovery
+            variant (:class:`CompoWorldDiscoveryToolEnvironment` for this class), whose
+            tools are ``search_tools``, ``call_tool`` and ``submit_answer`` (TRL lists an
+            environment's tools from its class, so the mode needs a class of its own).
+
+    Raises:
+        DiscoveryUnavailable: in discovery mode, when its BM25 library (the ``discovery`` extra) is missing.
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """An instance of the class, or of its discovery variant when ``discovery=True``."""
+        target: type[Any] = cls
+        if kwargs.get("discovery") and not issubclass(cls, _SearchTools):
+            target = _discovery_variant(cls)
+        return cast(Self, object.__new__(target))
 
     def __init__(
         self,
@@ -330,7 +361,11 @@ class CompoWorldToolEnvironment:
         *,
         services: Sequence[str] | None = None,
         tool_listing: ToolListing = "slim",
+        discovery: bool = False,
     ) -> None:
+        self.discovery = discovery or isinstance(self, _SearchTools)
+        if self.discovery:
+            require_discovery()
         self.reward_config = reward or RewardConfig()
         self.services = list(services) if services else None
         self.tool_listing: ToolListing = tool_listing
@@ -343,9 +378,10 @@ class CompoWorldToolEnvironment:
         *,
         services: Sequence[str] | None = None,
         tool_listing: ToolListing = "slim",
+        discovery: bool = False,
     ) -> Callable[[], Self]:
         """A no-argument factory for ``environment_factory`` with these settings."""
-        return functools.partial(cls, reward, services=services, tool_listing=tool_listing)
+        return functools.partial(cls, reward, services=services, tool_listing=tool_listing, discovery=discovery)
 
     def reset(self, **kwargs: Any) -> str | None:
         """Start an episode of the row's task; return the text that extends the prompt.
@@ -363,7 +399,9 @@ class CompoWorldToolEnvironment:
                 "the row has no `task` column: export the task set with `compoworld export rl --format trl`"
             )
         services = kwargs.get("services") or self.services
-        self.session = TaskSession(task, services=services, worlds=DEFAULT_WORLDS)
+        self.session = TaskSession(task, services=services, worlds=DEFAULT_WORLDS, discovery=self.discovery)
+        if self.discovery:
+            return _DISCOVERY_GUIDE.format(search=SEARCH_TOOLS, call=CALL_TOOL, submit=SUBMIT_ANSWER)
         tools = tool_listing(self.session, self.tool_listing)
         return _GUIDE.format(call=CALL_TOOL, submit=SUBMIT_ANSWER, tools=tools)
 
@@ -381,7 +419,10 @@ class CompoWorldToolEnvironment:
             return json.dumps({"error": {"type": "rule_violation", "message": "no episode: reset first"}})
         raw: Any = arguments
         request_id = f"call_{self.session.calls}"
-        outcome = self.session.call(str(name), raw, call_id=request_id)
+        if self.discovery:  # the session's own call_tool: any tool of the catalog
+            outcome = self.session.call(CALL_TOOL, {"name": name, "arguments": raw}, call_id=request_id)
+        else:
+            outcome = self.session.call(str(name), raw, call_id=request_id)
         return tool_text(ToolCallRequest(request_id, str(name), ""), outcome)
 
     def submit_answer(self, answer: str) -> str:
@@ -417,3 +458,65 @@ class CompoWorldEnvironment(CompoWorldToolEnvironment):
         if self.session is None:
             return 0.0
         return self.session.reward(self.reward_config)
+
+
+class _SearchTools(CompoWorldToolEnvironment):
+    """What the discovery variants add (TRL lists a class's public methods as tools): ``search_tools``."""
+
+    def call_tool(self, name: str, arguments: str = "{}") -> str:
+        """Call a tool that search_tools found, by its exact name.
+
+        Args:
+            name: The tool's exact name, as search_tools returned it, e.g. crm__search_contacts.
+            arguments: The tool's arguments as a JSON object, e.g. {"email": "ana@example.com"}.
+
+        Returns:
+            The tool's result as JSON, or an error with a hint on what to do instead.
+        """
+        return super().call_tool(name, arguments)
+
+    def search_tools(self, query: str, top_k: int = 5) -> str:
+        """Search every tool of the company's applications by what it does; returns the best matches.
+
+        Args:
+            query: What you want to do, in words, e.g. refund a payment or find a contact by e-mail address.
+            top_k: How many tools to return (1 to 20).
+
+        Returns:
+            The matching tools as JSON: each one's exact name, description and parameters.
+        """
+        if self.session is None:
+            return json.dumps({"error": {"type": "rule_violation", "message": "no episode: reset first"}})
+        request_id = f"call_{self.session.calls}"
+        outcome = self.session.call(SEARCH_TOOLS, {"query": query, "top_k": top_k}, call_id=request_id)
+        return tool_text(ToolCallRequest(request_id, SEARCH_TOOLS, ""), outcome)
+
+
+class CompoWorldDiscoveryToolEnvironment(_SearchTools, CompoWorldToolEnvironment):
+    """:class:`CompoWorldToolEnvironment` in tool discovery mode: ``search_tools``, ``call_tool``, ``submit_answer``.
+
+    Made by ``CompoWorldToolEnvironment(discovery=True)`` or
+    ``CompoWorldToolEnvironment.factory(discovery=True)``, or directly.
+    """
+
+
+class CompoWorldDiscoveryEnvironment(_SearchTools, CompoWorldEnvironment):
+    """:class:`CompoWorldEnvironment` (with ``get_reward``) in tool discovery mode."""
+
+
+_DISCOVERY_VARIANTS: dict[type[Any], type[Any]] = {
+    CompoWorldToolEnvironment: CompoWorldDiscoveryToolEnvironment,
+    CompoWorldEnvironment: CompoWorldDiscoveryEnvironment,
+}
+_variants_lock = threading.Lock()
+
+
+def _discovery_variant(cls: type[Any]) -> type[Any]:
+    """The discovery variant of an environment class (made once for a user's subclass)."""
+    with _variants_lock:
+        variant = _DISCOVERY_VARIANTS.get(cls)
+        if variant is None:
+            variant = _DISCOVERY_VARIANTS[cls] = type(
+                f"{cls.__name__}Discovery", (_SearchTools, cls), {"__module__": cls.__module__}
+            )
+        return variant

@@ -19,6 +19,10 @@ tokens, 0 for tool results, so only the model's own tokens are trained) and
 why it ended, which TRL passes on to the reward functions: :func:`compoworld.adapters.trl.compoworld_reward`
 and :func:`~compoworld.adapters.trl.criterion_rewards` score it as played.
 
+With ``discovery=True`` every prompt is rendered with the discovery mode's two
+meta-tools instead (``search_tools`` over every tool of the world's catalog,
+and ``call_tool``), and the episodes run in that mode.
+
 The prompts carry no task id, so the task of each prompt is found by its
 user message, the task's instruction: build the function from the same
 tasks as the dataset. It generates with the trainer's own model and
@@ -35,6 +39,7 @@ from typing import Any
 
 from compoworld.adapters.common import take_turn
 from compoworld.agents.chat import ToolDetail, tool_message
+from compoworld.agents.discovery import require_discovery
 from compoworld.agents.session import DEFAULT_WORLDS, TaskSession, WorldCache, load_task
 from compoworld.tasks.task import Task
 
@@ -85,10 +90,13 @@ class CompoWorldRolloutFunc:
         tool_detail: How much of each tool's schema the prompt shows (``slim`` keeps
             types, enums and first sentences; ``full``; ``compact``).
         worlds: Where worlds come from (default: the process's shared cache).
+        discovery: Tool discovery mode: the prompts show ``search_tools`` and ``call_tool``
+            instead of each task's tools.
 
     Raises:
         ValueError: when two different tasks share an instruction (their prompts
             could not be told apart).
+        DiscoveryUnavailable: in discovery mode, when its BM25 library (the ``discovery`` extra) is missing.
 
     Example:
         >>> rollout = CompoWorldRolloutFunc([row["task"] for row in rows])  # doctest: +SKIP
@@ -103,9 +111,13 @@ class CompoWorldRolloutFunc:
         max_turns: int = 8,
         tool_detail: ToolDetail = "slim",
         worlds: WorldCache | None = None,
+        discovery: bool = False,
     ) -> None:
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        if discovery:
+            require_discovery()
+        self.discovery = discovery
         self.services = list(services) if services else None
         self.max_turns = max_turns
         self.tool_detail: ToolDetail = tool_detail
@@ -136,10 +148,10 @@ class CompoWorldRolloutFunc:
             ) from None
 
     def start(self, prompt: Sequence[Mapping[str, Any]] | str, tokenizer: Any) -> RolloutEpisode:
-        """A fresh episode of the prompt's task, its prompt rendered with the task's tools."""
+        """A fresh episode of the prompt's task, its prompt rendered with the task's tools (or the meta-tools)."""
         task = self.task_for(prompt)
         services = self.services or self.row_services.get(task.id)
-        session = TaskSession(task, services=services, worlds=self.worlds)
+        session = TaskSession(task, services=services, worlds=self.worlds, discovery=self.discovery)
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else [dict(m) for m in prompt]
         tools = session.tool_specs(self.tool_detail)
         ids = _render(tokenizer, messages, tools, add_generation_prompt=True)

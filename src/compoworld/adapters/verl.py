@@ -23,6 +23,13 @@ Rows come from :func:`compoworld.train.export.rl_rows` with ``fmt="verl"``:
 * :func:`verl_tool_config` and :func:`write_verl_tool_config` write the
   ``tool_config_path`` YAML listing the task set's tools.
 
+Tool discovery mode: with ``discovery: true`` in a tool's ``config`` (what
+``write_verl_tool_config(..., discovery=True)`` writes), the tools are
+``search_tools`` (over every tool of the world's catalog) and ``call_tool``,
+and the episodes run in that mode; :func:`compute_score` replays a response
+in that mode when its row's ``extra_info`` says ``discovery`` (or
+``reward_kwargs`` do).
+
 verl needs GPUs and Ray in practice and is not a dependency; verl 0.9.1 also
 pins ``transformers<5.11``, while TRL 1.16's tool-call parsing needs 5.13 or
 later, so the two cannot share one environment. This module
@@ -48,6 +55,7 @@ from pydantic import BaseModel
 
 from compoworld.adapters.common import CRITERION_KINDS, messages_from_text, replay_messages, tool_text, verdict_metrics
 from compoworld.agents.chat import ToolCallRequest
+from compoworld.agents.discovery import require_discovery
 from compoworld.agents.session import TaskSession, load_task
 from compoworld.tasks.criteria import Verdict
 from compoworld.tasks.rewards import REWARD_OPTIONS, RewardConfig, score_batch
@@ -154,9 +162,11 @@ def _score_fields(reward: float, verdicts: Sequence[Verdict]) -> dict[str, float
     return out
 
 
-def _replay(solution_str: str, ground_truth: Any, services: Sequence[str] | None) -> tuple[Task, list[Verdict]]:
+def _replay(
+    solution_str: str, ground_truth: Any, services: Sequence[str] | None, discovery: bool = False
+) -> tuple[Task, list[Verdict]]:
     task = load_task(ground_truth)
-    session = TaskSession(task, services=services)
+    session = TaskSession(task, services=services, discovery=discovery)
     answer = replay_messages(session, messages_from_text(solution_str))
     return task, session.verdicts(answer)
 
@@ -175,10 +185,11 @@ def compute_score(
         solution_str: The decoded response: Hermes ``<tool_call>`` blocks, the
             ``<tool_response>`` blocks of the environment, and the final answer.
         ground_truth: The task as JSON (``reward_model.ground_truth``).
-        extra_info: The row's ``extra_info``; a ``services`` entry names the task set's services.
+        extra_info: The row's ``extra_info``; a ``services`` entry names the task set's services,
+            a true ``discovery`` entry replays in tool discovery mode.
         **kwargs: ``reward_kwargs`` of verl's config: ``scheme``, ``alpha``,
             ``epsilon``, ``lam``, ``gating`` (a single sample is a group of
-            one: use :func:`compute_score_batch` for group weighting), ``services``.
+            one: use :func:`compute_score_batch` for group weighting), ``services``, ``discovery``.
 
     Returns:
         ``score``, ``acc`` (every criterion passed), ``criteria_pass_rate``, and
@@ -186,7 +197,8 @@ def compute_score(
     """
     info = extra_info or {}
     services = kwargs.get("services") or info.get("services")
-    task, verdicts = _replay(solution_str, ground_truth, services)
+    discovery = bool(kwargs.get("discovery") or info.get("discovery"))
+    task, verdicts = _replay(solution_str, ground_truth, services, discovery)
     reward = score_batch([task.id], [verdicts], _reward_config(kwargs)).rewards[0] or 0.0
     return _score_fields(reward, verdicts)
 
@@ -227,7 +239,8 @@ def compute_score_batch(
     keys: list[Hashable] = []
     verdicts: list[list[Verdict]] = []
     for text, truth, info in zip(solution_strs, ground_truths, infos, strict=True):
-        task, vs = _replay(text, truth, kwargs.get("services") or info.get("services"))
+        discovery = bool(kwargs.get("discovery") or info.get("discovery"))
+        task, vs = _replay(text, truth, kwargs.get("services") or info.get("services"), discovery)
         keys.append(_group_key(info, task))
         verdicts.append(vs)
     batch = score_batch(keys, verdicts, _reward_config(kwargs))
@@ -262,7 +275,9 @@ class CompoWorldTool(_ToolBase):
     The tool YAML lists one entry per tool, all with this class (see
     :func:`verl_tool_config`); ``config`` holds ``tasks_path`` (where
     ``create_kwargs["task_id"]`` is looked up), ``services`` (the task set's
-    world) and ``reward`` (the scheme :meth:`calc_reward` uses).
+    world), ``reward`` (the scheme :meth:`calc_reward` uses) and, for tool
+    discovery mode, ``discovery: true`` (the tool is then ``search_tools`` or
+    ``call_tool``, and the episode runs in that mode).
 
     Where the episode lives:
 
@@ -284,6 +299,9 @@ class CompoWorldTool(_ToolBase):
         self.services: list[str] | None = list(config["services"]) if config.get("services") else None
         self.tasks_path: str | None = config.get("tasks_path")
         self.reward_config = _reward_config(config.get("reward") or {})
+        self.discovery = bool(config.get("discovery"))
+        if self.discovery:
+            require_discovery()
         self._held: set[str] = set()
 
     @property
@@ -312,7 +330,9 @@ class CompoWorldTool(_ToolBase):
             with _instances_lock:
                 if inst.session is None:
                     task = self._task(inst.create_kwargs)
-                    inst.session = None if task is None else TaskSession(task, services=self.services)
+                    inst.session = (
+                        None if task is None else TaskSession(task, services=self.services, discovery=self.discovery)
+                    )
                 return inst.session
         task = self._task(inst.create_kwargs)
         if task is None:  # a tool outside the row's tools_kwargs: find the task through the others
@@ -328,7 +348,7 @@ class CompoWorldTool(_ToolBase):
             agent_data.compoworld_sessions = sessions
         session = sessions.get(task.id)
         if session is None:
-            session = sessions[task.id] = TaskSession(task, services=self.services)
+            session = sessions[task.id] = TaskSession(task, services=self.services, discovery=self.discovery)
         return session
 
     async def create(self, instance_id: str | None = None, **kwargs: Any) -> tuple[str, Any]:

@@ -6,7 +6,9 @@ the rest: it runs the calls, answers with ``tool`` messages, and stops at a
 final answer or the turn limit. Built in:
 
 * :class:`OraclePolicy` replays the task's solution through the same message
-  format, one call per turn, then answers;
+  format, one call per turn, then answers; in discovery mode (when it is given
+  ``search_tools`` and ``call_tool``) it first searches for each solution tool
+  by what it does, then calls it through ``call_tool``;
 * :class:`RandomPolicy` makes plausible but uninformed calls from the task's
   tools, with arguments drawn from the world's values;
 * :class:`OpenAIPolicy` asks any OpenAI-compatible endpoint (native
@@ -23,7 +25,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from compoworld.agents.chat import ToolDetail, render_hermes_call
+from compoworld.agents.chat import ToolDetail, parse_tool_calls, render_hermes_call
+from compoworld.agents.discovery import (
+    CALL_TOOL,
+    DEFAULT_TOP_K,
+    SEARCH_TOOLS,
+    discovery_queries,
+    is_discovery_toolset,
+)
+from compoworld.engine.catalog import Catalog
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.task import Task, task_answer
 from compoworld.world.world import World
@@ -36,6 +46,7 @@ __all__ = [
     "PolicyUnavailable",
     "RandomPolicy",
     "TurnInput",
+    "oracle_discovery_message",
     "oracle_message",
 ]
 
@@ -126,8 +137,95 @@ def oracle_message(task: Task, turn: int, *, hermes: bool = False) -> dict[str, 
     return {"role": "assistant", "content": None, "tool_calls": [call]}
 
 
+def _call_message(calls: list[tuple[str, dict[str, Any]]], turn: int, hermes: bool) -> dict[str, Any]:
+    """An assistant message asking for these ``(tool, arguments)`` calls, in order."""
+    texts = [(name, json.dumps(args, ensure_ascii=False, sort_keys=True)) for name, args in calls]
+    if hermes:
+        return {"role": "assistant", "content": "\n".join(render_hermes_call(n, a) for n, a in texts)}
+    tool_calls = [
+        {"id": f"call_{turn}_{i}", "type": "function", "function": {"name": n, "arguments": a}}
+        for i, (n, a) in enumerate(texts)
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": tool_calls}
+
+
+def _listed(result_text: Any, name: str) -> bool:
+    """Whether a ``search_tools`` result (the ``tool`` message's text) lists a tool."""
+    if not isinstance(result_text, str):
+        return False
+    try:
+        data = json.loads(result_text)
+    except ValueError:  # cut for length: look for the entry in the text
+        return f'"name": {json.dumps(name, ensure_ascii=False)}' in result_text
+    results = data.get("results") if isinstance(data, dict) else None
+    return isinstance(results, list) and any(isinstance(r, dict) and r.get("name") == name for r in results)
+
+
+def _discovery_progress(messages: list[dict[str, Any]]) -> tuple[int, int, str | None]:
+    """``(tools called, searches since the last call, the last search's result text)`` of a conversation.
+
+    The last search's result is None unless the latest call was a search.
+    """
+    results = {m.get("tool_call_id"): m.get("content") for m in messages if m.get("role") == "tool"}
+    called = searches = 0
+    last: str | None = None
+    turn = 0
+    for message in messages:
+        if message.get("role") != "assistant":
+            continue
+        _, calls = parse_tool_calls(message, turn)
+        turn += 1
+        for call in calls:
+            if call.name == CALL_TOOL:
+                called, searches, last = called + 1, 0, None
+            elif call.name == SEARCH_TOOLS:
+                searches += 1
+                found = results.get(call.id)
+                last = found if isinstance(found, str) else None
+    return called, searches, last
+
+
+def oracle_discovery_message(
+    task: Task, messages: list[dict[str, Any]], catalog: Catalog, turn: int, *, hermes: bool = False
+) -> dict[str, Any]:
+    """The oracle's assistant message in discovery mode, from the conversation so far.
+
+    For each solution step in turn it searches with the tool's intent and
+    description words (:func:`~compoworld.agents.discovery.discovery_queries`),
+    and when a search lists the tool, calls it through ``call_tool`` with the
+    step's arguments, in the same turn as the search for the next step's tool
+    (so a task takes about as many turns as without discovery). A search that
+    misses is followed by a fuller query, then by the exact name; should that
+    miss too, the tool is called by name anyway. After the last step it gives
+    the final answer.
+
+    Args:
+        task: The task.
+        messages: The conversation so far (OpenAI format, ``tool`` results included).
+        catalog: The catalog of the task's world.
+        turn: The turn number, for the call ids.
+        hermes: Write the calls as Hermes ``<tool_call>`` blocks in the text.
+    """
+    called, searches, last = _discovery_progress(messages)
+    n = len(task.solution)
+    if called >= n:
+        return oracle_message(task, n)
+    step = task.solution[called]
+    queries = discovery_queries(catalog.tools[step.tool], catalog)
+    if searches and ((last is not None and _listed(last, step.tool)) or searches >= len(queries)):
+        calls: list[tuple[str, dict[str, Any]]] = [(CALL_TOOL, {"name": step.tool, "arguments": step.arguments})]
+        if called + 1 < n:
+            following = discovery_queries(catalog.tools[task.solution[called + 1].tool], catalog)
+            calls.append((SEARCH_TOOLS, {"query": following[0], "top_k": DEFAULT_TOP_K}))
+        return _call_message(calls, turn, hermes)
+    return _call_message([(SEARCH_TOOLS, {"query": queries[searches], "top_k": DEFAULT_TOP_K})], turn, hermes)
+
+
 class OraclePolicy(Policy):
     """Replays the task's solution: one call per turn, then the answer criterion's value.
+
+    Given the discovery mode's meta-tools instead of the task's, it finds each
+    tool by searching first (see :func:`oracle_discovery_message`).
 
     Args:
         hermes: Write calls as Hermes text rather than native ``tool_calls``.
@@ -139,7 +237,10 @@ class OraclePolicy(Policy):
         self.hermes = hermes
 
     async def act(self, inp: TurnInput) -> PolicyTurn:
-        """The solution's next call, or the final answer."""
+        """The solution's next call (or, in discovery mode, the search for it), or the final answer."""
+        if is_discovery_toolset(inp.tools):
+            message = oracle_discovery_message(inp.task, inp.messages, inp.world.catalog, inp.turn, hermes=self.hermes)
+            return PolicyTurn(message)
         return PolicyTurn(oracle_message(inp.task, inp.turn, hermes=self.hermes))
 
 
@@ -160,7 +261,7 @@ class RandomPolicy(Policy):
     Each turn it stops with probability ``1 / (solution length + 1)`` (never on
     the first turn), answering with a value it saw; otherwise it calls a random
     tool of the task with arguments built from the tool's schema and values of
-    the world of the right semantic type.
+    the world of the right semantic type (in discovery mode, through ``call_tool``).
 
     Args:
         optional_share: Probability of filling each optional argument.
@@ -183,12 +284,9 @@ class RandomPolicy(Policy):
         tool = inp.world.catalog.tools[name]
         gen = ArgumentGenerator(inp.world, self._pools.of(inp.world), tool.service, rng)
         args = gen.arguments(tool, self.optional_share)
-        call = {
-            "id": f"call_{inp.turn}_0",
-            "type": "function",
-            "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False, sort_keys=True)},
-        }
-        return PolicyTurn({"role": "assistant", "content": None, "tool_calls": [call]})
+        if is_discovery_toolset(inp.tools):
+            name, args = CALL_TOOL, {"name": name, "arguments": args}
+        return PolicyTurn(_call_message([(name, args)], inp.turn, False))
 
 
 class OpenAIPolicy(Policy):

@@ -10,7 +10,10 @@ task id and rollout index.
 
 Each episode plays its task through a
 :class:`~compoworld.agents.session.TaskSession`, as the trainer adapters and
-the servers do; episodes of one run share one world per world seed.
+the servers do; episodes of one run share one world per world seed. With
+``RolloutConfig(discovery=True)`` the agent is given the discovery mode's two
+meta-tools (``search_tools``, ``call_tool``; see :mod:`compoworld.agents.discovery`)
+instead of its task's tools, and every search and call is recorded like any call.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from compoworld.agents.chat import (
     parse_tool_calls,
     tool_message,
 )
+from compoworld.agents.discovery import CALL_TOOL, call_target, require_discovery
 from compoworld.agents.policies import Policy, PolicyUnavailable, TurnInput
 from compoworld.agents.session import TaskSession, WorldCache
 from compoworld.engine.jsonl import append_line, recover, write_json_atomic
@@ -69,6 +73,9 @@ class CallRecord(BaseModel):
     tool: str = Field(description="The tool name as the model wrote it.")
     arguments: str = Field(description="The arguments as the model wrote them (JSON text).")
     ok: bool = Field(description="Whether the call succeeded.")
+    target: str | None = Field(
+        default=None, description="For a discovery mode `call_tool` call: the catalog tool it names."
+    )
     result: Any = Field(default=None, description="The result, when ok.")
     error: dict[str, Any] | None = Field(default=None, description="The structured error, when not ok.")
     ms: float = Field(description="Milliseconds the environment took.")
@@ -87,6 +94,10 @@ class Trajectory(BaseModel):
     instruction: str
     metadata: dict[str, Any] = Field(description="The task's metadata (services, length, ...).")
     tools: list[str] = Field(description="Tools the agent was shown.")
+    discovery: bool = Field(
+        default=False,
+        description="Discovery mode: the agent was shown search_tools and call_tool, not the task's tools.",
+    )
     messages: list[dict[str, Any]] = Field(description="The conversation (OpenAI format).")
     calls: list[CallRecord]
     answer: str | None = Field(description="The final answer; None when the episode ended without one.")
@@ -118,6 +129,8 @@ class RolloutConfig:
         max_turns: Assistant turns per episode before it is cut off.
         turn_timeout_s: Seconds a policy may take for one turn.
         seed: Run seed: each episode's randomness derives from it, the task and the rollout index.
+        discovery: Tool discovery mode: the agent is given ``search_tools`` (over every tool of
+            the world's catalog) and ``call_tool`` instead of the task's tools.
     """
 
     group_size: int = 1
@@ -125,6 +138,7 @@ class RolloutConfig:
     max_turns: int = 20
     turn_timeout_s: float = 300.0
     seed: int = 0
+    discovery: bool = False
 
 
 async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int, config: RolloutConfig) -> Trajectory:
@@ -148,7 +162,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
         PolicyUnavailable: when the policy cannot answer for reasons outside the agent.
     """
     started = time.perf_counter()
-    session = TaskSession(task, world=world)
+    session = TaskSession(task, world=world, discovery=config.discovery)
     tools = session.tool_specs(policy.tool_detail)
     messages = initial_messages(task)
     rng = random.Random(f"{config.seed}:{task.id}:{rollout}")
@@ -195,6 +209,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
                     tool=req.name,
                     arguments=req.arguments,
                     ok=bool(outcome["ok"]),
+                    target=call_target(req.arguments) if session.discovery and req.name == CALL_TOOL else None,
                     result=outcome.get("result"),
                     error=outcome.get("error"),
                     ms=round(ms, 3),
@@ -210,6 +225,7 @@ async def run_episode(world: World, task: Task, policy: Policy, *, rollout: int,
         instruction=task.instruction,
         metadata=task.metadata,
         tools=session.tools,
+        discovery=session.discovery,
         messages=messages,
         calls=calls,
         answer=answer,
@@ -307,11 +323,15 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+# Settings added after runs were written: a run.json without one had this value.
+_INFO_DEFAULTS: dict[str, Any] = {"discovery": False}
+
+
 def _check_run_info(out_dir: Path, info: dict[str, Any]) -> None:
     path = out_dir / RUN_INFO
     if path.exists():
         old = json.loads(path.read_text())
-        changed = [k for k in info if k != "tasks_path" and old.get(k) != info[k]]
+        changed = [k for k in info if k != "tasks_path" and old.get(k, _INFO_DEFAULTS.get(k)) != info[k]]
         if changed:
             raise ValueError(
                 f"{out_dir} holds a run with other settings ({', '.join(f'{k}: {old.get(k)!r}' for k in changed)}); "
@@ -398,9 +418,12 @@ def run_rollouts(
         BadLines: when the trajectory file has damaged lines and ``skip_bad_lines`` is false.
         ValueError: when ``out_dir`` holds a run with other settings, or the tasks'
             world cannot be rebuilt.
+        DiscoveryUnavailable: in discovery mode, when its BM25 library (the ``discovery`` extra) is missing.
     """
     started = time.perf_counter()
     config = config or RolloutConfig()
+    if config.discovery:
+        require_discovery()
     tasks_file = Path(tasks_path)
     out = Path(out_dir)
     tasks = read_tasks(tasks_file)[:limit]
@@ -413,6 +436,7 @@ def run_rollouts(
         "group_size": config.group_size,
         "max_turns": config.max_turns,
         "seed": config.seed,
+        "discovery": config.discovery,
     }
     _check_run_info(out, info)
     worlds = load_task_worlds(tasks, services, tasks_file)

@@ -7,6 +7,11 @@ structured error the agent reads, open-world calls replay the task's recording
 (:func:`task_world_model` decides the fallback for calls the oracle never
 made), and the final state is checked against the task's criteria.
 
+In discovery mode (``discovery=True``, see :mod:`compoworld.agents.discovery`)
+the agent is given two meta-tools instead of the task's list:
+``search_tools`` over every tool of the world's catalog and ``call_tool``,
+which runs any of them on the episode exactly as a direct call would.
+
 Worlds are immutable and shared: a :class:`WorldCache` builds one catalog per
 service set and one world per ``(services, world seed)``, and every episode is
 a copy-on-write view of it. The services of a task's world are, in order of
@@ -27,6 +32,17 @@ from functools import lru_cache
 from typing import Any
 
 from compoworld.agents.chat import ToolCallRequest, ToolDetail, task_tools
+from compoworld.agents.discovery import (
+    CALL_TOOL,
+    DEFAULT_TOP_K,
+    META_TOOLS,
+    SEARCH_TOOLS,
+    ToolIndex,
+    meta_tool_specs,
+    parse_call_arguments,
+    parse_search_arguments,
+    unknown_tool_error,
+)
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.episode import Episode, Snapshot
 from compoworld.engine.errors import ToolError
@@ -181,17 +197,21 @@ class TaskSession:
         open_world: Answers open-world calls the task's recording lacks (default: the
             offline synthetic model; see :func:`task_world_model`).
         seed: The episode's seed.
+        discovery: Give the agent the two meta-tools (``search_tools`` over the whole
+            catalog and ``call_tool``) instead of the task's tools.
 
     Raises:
         ValueError: when the world is not the one the task was made in.
+        DiscoveryUnavailable: in discovery mode, when its BM25 library (the ``discovery`` extra) is missing.
 
     Attributes:
         task: The task.
         world: Its world (shared, immutable).
         episode: This session's episode (private, mutable).
         answer: The submitted final answer, None until :meth:`submit`.
-        calls: How many tool calls were made.
+        calls: How many tool calls were made (searches included).
         errors: How many of them failed.
+        discovery: Whether the session is in discovery mode.
     """
 
     def __init__(
@@ -203,6 +223,7 @@ class TaskSession:
         world: WorldState | None = None,
         open_world: WorldModel | None = None,
         seed: int = 0,
+        discovery: bool = False,
     ) -> None:
         self.task = load_task(task)
         if world is None:
@@ -213,7 +234,13 @@ class TaskSession:
         self.episode = Episode(world, seed=seed, world_model=task_world_model(self.task, open_world))
         # The trigger event happened before the agent arrives; criteria count from after it.
         self._base = apply_setup(self.episode, self.task)
-        self._allowed = frozenset(self.task.tools)
+        self.discovery = discovery
+        self._index: ToolIndex | None = None
+        if discovery:
+            self._index = ToolIndex.of(self.world.catalog)
+            self._allowed = frozenset(self.world.catalog.tools)
+        else:
+            self._allowed = frozenset(self.task.tools)
         self.answer: str | None = None
         self.calls = 0
         self.errors = 0
@@ -238,8 +265,8 @@ class TaskSession:
 
     @property
     def tools(self) -> list[str]:
-        """The names of the tools the task gives the agent."""
-        return list(self.task.tools)
+        """The names of the tools the agent is given: the task's, or in discovery mode the two meta-tools."""
+        return list(META_TOOLS) if self.discovery else list(self.task.tools)
 
     @property
     def done(self) -> bool:
@@ -254,14 +281,46 @@ class TaskSession:
         self.calls = self.errors = 0
 
     def tool_specs(self, detail: ToolDetail = "full") -> list[dict[str, Any]]:
-        """The task's tools in the OpenAI ``tools`` format (see :func:`compoworld.agents.chat.task_tools`)."""
+        """The agent's tools in the OpenAI ``tools`` format (see :func:`compoworld.agents.chat.task_tools`).
+
+        In discovery mode, the two meta-tools (:func:`compoworld.agents.discovery.meta_tool_specs`).
+        """
+        if self.discovery:
+            return meta_tool_specs(detail)
         return task_tools(self.world.catalog, self.task.tools, detail=detail)
 
+    def search(self, query: str, top_k: int = DEFAULT_TOP_K) -> dict[str, Any]:
+        """What ``search_tools`` returns for a query: the best tools of the world's catalog (no call is counted).
+
+        Raises:
+            DiscoveryUnavailable: when the BM25 library (the ``discovery`` extra) is missing.
+        """
+        index = self._index or ToolIndex.of(self.world.catalog)
+        return index.search(query, top_k)
+
+    def _discover(self, name: Any, arguments: Any) -> CallResult:
+        """A call in discovery mode: a search, a ``call_tool`` of a catalog tool, or a refusal."""
+        if name == SEARCH_TOOLS:
+            search = parse_search_arguments(arguments)
+            if isinstance(search, ToolError):
+                return CallResult(False, None, search)
+            return CallResult(True, self.search(search.query, search.top_k))
+        if name == CALL_TOOL:
+            call = parse_call_arguments(arguments)
+            if isinstance(call, ToolError):
+                return CallResult(False, None, call)
+            if call.name not in self._allowed:
+                return CallResult(False, None, unknown_tool_error(call.name, direct=False))
+            return self.episode.call(call.name, call.arguments)
+        text = name if isinstance(name, str) else repr(name)
+        return CallResult(False, None, unknown_tool_error(text, direct=True))
+
     def run(self, name: str, arguments: Any = None) -> CallResult:
-        """Run one of the task's tools; never raises.
+        """Run one of the agent's tools; never raises.
 
         Args:
-            name: The tool's full name (``service__tool``); any other name is refused.
+            name: The tool's full name (``service__tool``); any other name is refused. In discovery
+                mode: ``search_tools`` or ``call_tool``, whose ``name`` may be any tool of the catalog.
             arguments: A dict, a JSON object as text, or None for none.
 
         Returns:
@@ -270,6 +329,8 @@ class TaskSession:
         self.calls += 1
         if self.done:
             result = _refused("rule_violation", "the final answer was submitted; the episode takes no more calls", "")
+        elif self.discovery:
+            result = self._discover(name, arguments)
         elif not isinstance(name, str) or name not in self._allowed:
             text = name if isinstance(name, str) else repr(name)
             close = difflib.get_close_matches(text, sorted(self._allowed), n=3, cutoff=0.5)

@@ -47,6 +47,12 @@ def rollout(
     temperature: Annotated[float, typer.Option("--temperature", help="Sampling temperature of models.")] = 0.7,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Most tokens per model turn.")] = None,
     skip_bad_lines: SkipBadLinesOpt = False,
+    discovery: Annotated[
+        bool,
+        typer.Option(
+            "--discovery", help="Tool discovery mode: give the agent search_tools and call_tool, not the task's tools."
+        ),
+    ] = False,
 ) -> None:
     """Roll out a policy on every task, GROUP_SIZE times each, into OUT/trajectories.jsonl (resumable).
 
@@ -56,6 +62,14 @@ def rollout(
     from compoworld.agents.factory import make_policy
     from compoworld.agents.rollout import RolloutConfig
 
+    if discovery:
+        from compoworld.agents.discovery import require_discovery
+
+        try:
+            require_discovery()
+        except ImportError as exc:
+            err.print(f"[red]--discovery:[/red] {escape(str(exc))}")
+            raise typer.Exit(2) from exc
     try:
         agent = make_policy(
             policy,
@@ -70,7 +84,12 @@ def rollout(
         err.print(f"[red]cannot make policy {escape(repr(policy))}:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     config = RolloutConfig(
-        group_size=group_size, concurrency=concurrency, max_turns=max_turns, turn_timeout_s=turn_timeout, seed=seed
+        group_size=group_size,
+        concurrency=concurrency,
+        max_turns=max_turns,
+        turn_timeout_s=turn_timeout,
+        seed=seed,
+        discovery=discovery,
     )
     result = _run_with_progress(tasks, agent, out, config, limit, skip_bad_lines)
     _report_rollout(result)

@@ -16,7 +16,7 @@ from compoworld.cli.bench import bench_app
 from compoworld.cli.catalog import call_tool, catalog_app, check, tour
 from compoworld.cli.export import export_app
 from compoworld.cli.serve import serve_app
-from compoworld.cli.tasks import audit, graph_app, render_tasks, synth, verify
+from compoworld.cli.tasks import audit, discovery_recall, graph_app, render_tasks, synth, verify
 
 __all__ = ["app", "main"]
 
@@ -29,6 +29,7 @@ app.command("synth")(synth)
 app.command("verify")(verify)
 app.command("render")(render_tasks)
 app.command("audit")(audit)
+app.command("discovery-recall")(discovery_recall)
 app.command("tour")(tour)
 app.command("demo")(demo)
 app.command("rollout")(rollout)

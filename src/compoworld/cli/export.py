@@ -24,7 +24,11 @@ def export_sft_cmd(
         str, typer.Option("--tools", help="Tool schemas: full, compact or slim (for small contexts).")
     ] = "full",
 ) -> None:
-    """Write the trajectories that met every criterion as {"messages", "tools"} rows (JSONL, Parquet)."""
+    """Write the trajectories that met every criterion as {"messages", "tools"} rows (JSONL, Parquet).
+
+    A run made with `compoworld rollout --discovery` exports its searches and call_tool calls as they
+    happened, with the two meta-tools as the row's tools.
+    """
     from compoworld.train.export import export_sft
 
     if tools not in ("full", "compact", "slim"):
@@ -47,13 +51,17 @@ def export_rl_cmd(
     fmt: Annotated[str, typer.Option("--format", help="trl or verl.")],
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     parquet: Annotated[bool, typer.Option("--parquet/--no-parquet", help="Also write Parquet.")] = True,
+    discovery: Annotated[
+        bool,
+        typer.Option("--discovery", help="Tool discovery mode: every row's tools are search_tools and call_tool."),
+    ] = False,
 ) -> None:
     """Write one RL row per task in the shape TRL's GRPO trainer or verl's RL dataset reads."""
     from compoworld.train.export import export_rl
 
     try:
         with file_errors():
-            info = export_rl(tasks, out, fmt, parquet=parquet)  # type: ignore[arg-type]  # checked by export_rl
+            info = export_rl(tasks, out, fmt, parquet=parquet, discovery=discovery)  # type: ignore[arg-type]  # checked by export_rl
     except (ValueError, FileNotFoundError, ImportError) as exc:
         err.print(f"[red]export failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc

@@ -67,6 +67,10 @@ def serve_mcp(
     idle_timeout: IdleOpt = 900.0,
     max_body_bytes: MaxBodyOpt = 1_000_000,
     page_size: Annotated[int, typer.Option("--page-size", min=1, help="Tools per tools/list page.")] = 100,
+    discovery: Annotated[
+        bool,
+        typer.Option("--discovery", help="Tool discovery mode: list only search_tools and call_tool (and task tools)."),
+    ] = False,
 ) -> None:
     """Serve services (or one task) over MCP: stdio by default, one private episode per session."""
     from compoworld.serve.commands import parse_services, run_mcp
@@ -82,6 +86,7 @@ def serve_mcp(
         token=token,
         limits=limits,
         page_size=page_size,
+        discovery=discovery,
     )
 
 

@@ -300,3 +300,38 @@ def graph_export(
     graph = ToolGraph.build(load_catalog())
     written = graph.export(path, "json" if fmt == "json" else "graphml")
     console.print(f"wrote {written} ({len(graph.tools)} tools, {len(graph.edges)} edges)")
+
+
+def discovery_recall(
+    path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
+    service: ServicesOpt = None,
+    top_k: Annotated[int, typer.Option("--top-k", min=1, max=20, help="The cut-off: recall at K.")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Tool discovery: how often the oracle's first search query finds each solution tool in the top K, per service."""
+    from compoworld.agents.discovery import discovery_recall_file
+
+    try:
+        with file_errors():
+            report = discovery_recall_file(path, service, k=top_k)
+    except ImportError as exc:
+        err.print(f"[red]discovery-recall:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    except (OSError, ValueError, KeyError, CatalogError) as exc:
+        err.print(f"[red]cannot measure {path}:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    data = report.to_dict()
+    if as_json:
+        print_json(data)
+        return
+    key = f"recall_at_{top_k}"
+    table = Table(title=f"recall@{top_k} of the oracle's first queries over {report.tools} tools ({path})")
+    for column in ("service", "queries", "found", f"recall@{top_k}"):
+        table.add_column(column, justify="left" if column == "service" else "right")
+    for name, row in data["per_service"].items():
+        table.add_row(name, str(row["queries"]), str(row["found"]), f"{row[key]:.1%}")
+    table.add_row("[bold]all[/bold]", str(data["queries"]), str(data["found"]), f"[bold]{data[key]:.1%}[/bold]")
+    console.print(table)
+    for miss in data["misses"][:5]:
+        rank = "not found" if miss["rank"] is None else f"rank {miss['rank']}"
+        console.print(f"  missed {miss['tool']} ({rank}): {escape(miss['query'])}", soft_wrap=True)

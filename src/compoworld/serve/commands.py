@@ -90,8 +90,11 @@ def run_mcp(
     token: str | None,
     limits: ServeLimits,
     page_size: int,
+    discovery: bool = False,
 ) -> None:
     """Serve a scope over MCP: stdio by default, streamable HTTP with ``http="HOST:PORT"``.
+
+    With ``discovery`` the server lists only ``search_tools`` and ``call_tool`` (and a task's two tools).
 
     Raises:
         StartError: if the server cannot start.
@@ -108,7 +111,13 @@ def run_mcp(
         task_files=[task_ref[0]] if task_ref else [],
         task_ids=[task_ref[1]] if task_ref else None,
     )
-    scope = backend.scope_for_task(task_ref[1]) if task_ref else backend.scope_for_services(services)
+    try:
+        if task_ref:
+            scope = backend.scope_for_task(task_ref[1], discovery=discovery)
+        else:
+            scope = backend.scope_for_services(services, discovery=discovery)
+    except ImportError as exc:  # discovery mode without its extra
+        raise StartError(str(exc)) from exc
     if http is None:
         # One client over stdio: one session, which never expires while the process lives.
         manager = SessionManager(dataclasses.replace(limits, idle_timeout_s=None, max_sessions=1))

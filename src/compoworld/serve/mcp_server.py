@@ -16,6 +16,11 @@ Over stdio, a line that is not JSON gets a JSON-RPC parse error (-32700), and a
 JSON value that is not a JSON-RPC message an invalid-request error (-32600),
 both with a null id (the SDK's transport drops such lines without an answer).
 
+In tool discovery mode (a scope made with ``discovery=True``; ``compoworld
+serve mcp --discovery``) ``tools/list`` lists only ``search_tools`` and
+``call_tool`` (and, for a task, its two task tools): the agent finds the
+scope's tools by searching and calls them through ``call_tool``.
+
 Sessions: over stdio the process serves one client, so it holds one episode.
 Over HTTP each MCP session (its ``Mcp-Session-Id``) gets its own episode from
 the shared :class:`~compoworld.serve.sessions.SessionManager`, bounded in
@@ -39,6 +44,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from compoworld.agents.discovery import CALL_TOOL, SEARCH_TOOLS
 from compoworld.engine.version import __version__
 from compoworld.serve.schemas import object_output
 from compoworld.serve.sessions import (
@@ -193,15 +199,22 @@ class MCPService:
     def instructions(self) -> str:
         """What the server tells a client at connection: the task's instruction, or the services offered."""
         task = self.scope.task
+        finding = (
+            f" The services' tools are not listed: find them with {SEARCH_TOOLS} (describe what the tool does) "
+            f"and run one by the exact name a search returned with {CALL_TOOL}."
+            if self.scope.discovery
+            else ""
+        )
         if task is not None:
             return (
-                f"{task.instruction}\n\nUse the tools to do this. When everything is done, call {SUBMIT_TOOL} "
-                "once with your final answer; it returns the verdict and ends the task."
+                f"{task.instruction}\n\nUse the tools to do this.{finding} When everything is done, call "
+                f"{SUBMIT_TOOL} once with your final answer; it returns the verdict and ends the task."
             )
+        services = ", ".join(self.scope.services)
         return (
-            f"CompoWorld services: {', '.join(self.scope.services)}. Each MCP session works on its own private "
+            f"CompoWorld services: {services}. Each MCP session works on its own private "
             "copy of a seeded world: what you write is seen by you only. A failed call changes nothing and "
-            "returns an error that says what to do instead."
+            f"returns an error that says what to do instead.{finding}"
         )
 
     # -- handlers ---------------------------------------------------------------------

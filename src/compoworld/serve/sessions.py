@@ -14,6 +14,11 @@ Both servers (MCP and HTTP) sit on the same three pieces:
   ones idle longer than ``idle_timeout_s``, so a server's memory stays bounded
   whatever its clients do.
 
+A scope in tool discovery mode (``discovery=True``) lists two meta-tools
+instead of its tools: ``search_tools`` ranks the scope's tools against a query
+(a task scope's: every tool of the catalog) and ``call_tool`` runs one of them
+exactly as a direct call would (see :mod:`compoworld.agents.discovery`).
+
 Nothing here touches the network or the file system on a client's behalf:
 task files are read once, from paths given on the server's command line.
 """
@@ -32,6 +37,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from compoworld.agents.discovery import (
+    CALL_TOOL,
+    META_TOOLS,
+    SEARCH_TOOLS,
+    CallArguments,
+    SearchArguments,
+    SearchResult,
+    ToolIndex,
+    meta_tool_specs,
+    parse_call_arguments,
+    parse_search_arguments,
+    require_discovery,
+    unknown_tool_error,
+)
 from compoworld.agents.session import TaskSession
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.episode import Episode, Snapshot, StateDiff
@@ -204,16 +223,38 @@ _TASK_SPECS = (
 )
 
 
+def _meta_specs() -> tuple[ToolSpec, ...]:
+    """The discovery mode's two tools as the servers list them."""
+    search, call = meta_tool_specs()
+    searching = SearchResult.model_json_schema(mode="serialization")
+    searching.pop("title", None)
+    return (
+        ToolSpec(
+            SEARCH_TOOLS, search["function"]["description"], _schema(SearchArguments, "validation"), searching, _READ
+        ),
+        ToolSpec(
+            CALL_TOOL,
+            call["function"]["description"],
+            _schema(CallArguments, "validation"),
+            {"description": "The called tool's own result."},
+            # It runs whatever tool it is given: it may write, delete and reach the open world.
+            ToolAnnotations(read_only=False, destructive=True, idempotent=False, open_world=True),
+        ),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Scope:
     """What a session may see: a world, the tools it offers and, for a task session, the task.
 
     Attributes:
         world: The world the session's episode overlays.
-        tools: The engine tools offered, in listing order.
+        tools: The engine tools offered, in listing order (in discovery mode: the ones
+            ``search_tools`` searches and ``call_tool`` runs).
         services: The services they belong to.
         task: The task, for a task session.
         world_model: Answers open-world calls; in a task session, those its recording lacks.
+        discovery: Tool discovery mode: list ``search_tools`` and ``call_tool`` instead of the tools.
     """
 
     world: World
@@ -221,22 +262,40 @@ class Scope:
     services: tuple[str, ...]
     task: Task | None = None
     world_model: WorldModel = DEFAULT_WORLD_MODEL
+    discovery: bool = False
     _allowed: frozenset[str] = field(default=frozenset(), repr=False)
+    _reachable: frozenset[str] = field(default=frozenset(), repr=False)
     _specs: list[ToolSpec] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        names = self.tools + (TASK_TOOLS if self.task is not None else ())
+        listed = META_TOOLS if self.discovery else self.tools
+        names = listed + (TASK_TOOLS if self.task is not None else ())
         object.__setattr__(self, "_allowed", frozenset(names))
+        object.__setattr__(self, "_reachable", frozenset(self.tools))
 
     def allows(self, name: str) -> bool:
-        """True when a session of this scope may call ``name``."""
+        """True when a session of this scope may call ``name`` (in discovery mode: a meta-tool or task tool)."""
         return name in self._allowed
 
+    def reaches(self, name: str) -> bool:
+        """True when ``name`` is one of the scope's engine tools (in discovery mode: what ``call_tool`` runs)."""
+        return name in self._reachable
+
+    def search(self, query: str, top_k: int) -> dict[str, Any]:
+        """What ``search_tools`` returns in this scope: the best of its engine tools for a query.
+
+        Raises:
+            DiscoveryUnavailable: when the BM25 library (the ``discovery`` extra) is missing.
+        """
+        catalog = self.world.catalog
+        allowed = None if len(self._reachable) == len(catalog.tools) else self._reachable
+        return ToolIndex.of(catalog).search(query, top_k, allowed)
+
     def tool_specs(self) -> list[ToolSpec]:
-        """Every tool a session of this scope lists, engine tools first (built once)."""
+        """Every tool a session of this scope lists, engine tools (or the meta-tools) first (built once)."""
         if not self._specs:
             catalog = self.world.catalog
-            specs = [ToolSpec.of(catalog.tools[n]) for n in self.tools]
+            specs = list(_meta_specs()) if self.discovery else [ToolSpec.of(catalog.tools[n]) for n in self.tools]
             if self.task is not None:
                 specs.extend(_TASK_SPECS)
             self._specs.extend(specs)
@@ -269,15 +328,15 @@ class ServeBackend:
         tasks: Iterable[Task] = (),
         world_model: WorldModel | None = None,
     ) -> None:
-        for name in TASK_TOOLS:
+        for name in TASK_TOOLS + META_TOOLS:
             if name in catalog.tools:
-                raise ValueError(f"the catalog has a tool named {name}, which task sessions reserve")
+                raise ValueError(f"the catalog has a tool named {name}, which sessions reserve")
         self.catalog = catalog
         self.seed = seed
         self.world_model = world_model or DEFAULT_WORLD_MODEL
         self._worlds: dict[int, World] = {}
-        self._scopes: dict[tuple[str, ...], Scope] = {}
-        self._task_scopes: dict[str, Scope] = {}
+        self._scopes: dict[tuple[tuple[str, ...], bool], Scope] = {}
+        self._task_scopes: dict[tuple[str, bool], Scope] = {}
         self.tasks: dict[str, Task] = {}
         for task in tasks:
             if task.id in self.tasks:
@@ -337,17 +396,22 @@ class ServeBackend:
         if missing:
             raise ValueError(f"task {task.id} names unknown tools {missing}")
 
-    def scope_for_services(self, services: Sequence[str] | None = None) -> Scope:
-        """A scope offering every tool of some loaded services (one per set of services, shared).
+    def scope_for_services(self, services: Sequence[str] | None = None, *, discovery: bool = False) -> Scope:
+        """A scope offering every tool of some loaded services (one per set of services and mode, shared).
 
         Args:
             services: Service names (None: every loaded service).
+            discovery: Tool discovery mode: sessions list ``search_tools`` (over these services' tools)
+                and ``call_tool`` instead of the tools.
 
         Raises:
             ServeError: ``unknown_service`` if one is not loaded.
+            DiscoveryUnavailable: in discovery mode, when its BM25 library (the ``discovery`` extra) is missing.
         """
+        if discovery:
+            require_discovery()
         names = tuple(self.catalog.services) if services is None else tuple(dict.fromkeys(services))
-        scope = self._scopes.get(names)
+        scope = self._scopes.get((names, discovery))
         if scope is not None:
             return scope
         unknown = [s for s in names if s not in self.catalog.services]
@@ -360,27 +424,39 @@ class ServeBackend:
                 f"loaded services: {', '.join(self.catalog.services)}",
             )
         tools = tuple(t.name for s in names for t in self.catalog.tools_of(s))
-        scope = Scope(self.world(self.seed), tools, names, world_model=self.world_model)
+        scope = Scope(self.world(self.seed), tools, names, world_model=self.world_model, discovery=discovery)
         if len(self._scopes) < 1024:  # clients choose the sets: keep the cache bounded
-            self._scopes[names] = scope
+            self._scopes[(names, discovery)] = scope
         return scope
 
-    def scope_for_task(self, task_id: str) -> Scope:
-        """A scope offering one task's tools and the task tools (one per task, shared).
+    def scope_for_task(self, task_id: str, *, discovery: bool = False) -> Scope:
+        """A scope offering one task's tools and the task tools (one per task and mode, shared).
+
+        Args:
+            task_id: The task.
+            discovery: Tool discovery mode: sessions list ``search_tools`` (over every tool of the
+                catalog), ``call_tool`` and the task tools, as rollouts in that mode do.
 
         Raises:
             ServeError: ``unknown_task`` if no such task was loaded.
+            DiscoveryUnavailable: in discovery mode, when its BM25 library (the ``discovery`` extra) is missing.
         """
-        scope = self._task_scopes.get(task_id)
+        if discovery:
+            require_discovery()
+        scope = self._task_scopes.get((task_id, discovery))
         if scope is not None:
             return scope
         task = self.tasks.get(task_id)
         if task is None:
             known = ", ".join(list(self.tasks)[:20]) or "none (start the server with a task file)"
             raise ServeError("unknown_task", f"no task with id {task_id[:200]!r}", f"loaded tasks: {known}")
-        services = tuple(dict.fromkeys(self.catalog.tools[t].service for t in task.tools))
-        scope = Scope(self.world(task.world_seed), tuple(task.tools), services, task, self.world_model)
-        self._task_scopes[task_id] = scope
+        if discovery:
+            tools, services = tuple(self.catalog.tools), tuple(self.catalog.services)
+        else:
+            tools = tuple(task.tools)
+            services = tuple(dict.fromkeys(self.catalog.tools[t].service for t in task.tools))
+        scope = Scope(self.world(task.world_seed), tools, services, task, self.world_model, discovery)
+        self._task_scopes[(task_id, discovery)] = scope
         return scope
 
 
@@ -431,7 +507,9 @@ class Session:
         self.limits = limits
         self._task_session: TaskSession | None = None
         if scope.task is not None:
-            self._task_session = TaskSession(scope.task, world=scope.world, open_world=scope.world_model, seed=seed)
+            self._task_session = TaskSession(
+                scope.task, world=scope.world, open_world=scope.world_model, seed=seed, discovery=scope.discovery
+            )
             self.episode: Episode = self._task_session.episode
         else:
             self.episode = Episode(scope.world, seed=seed, world_model=scope.world_model)
@@ -465,11 +543,25 @@ class Session:
         self.calls += 1
         if not isinstance(name, str) or not self.scope.allows(name):
             text = name if isinstance(name, str) else repr(name)
+            if self.scope.discovery and isinstance(name, str) and self.scope.reaches(name):
+                return CallResult(False, None, unknown_tool_error(name, direct=True))
             close = self.scope.close_matches(text) if isinstance(name, str) else []
             hint = f"did you mean {', '.join(close)}?" if close else "call one of the tools this session lists"
             return CallResult(False, None, ToolError("unknown_tool", f"no tool named {text[:100]!r} here", None, hint))
         if name in TASK_TOOLS:
             return self._task_tool(name, arguments)
+        if self.scope.discovery:
+            if name == SEARCH_TOOLS:
+                search = parse_search_arguments(arguments)
+                if isinstance(search, ToolError):
+                    return CallResult(False, None, search)
+                return CallResult(True, self.scope.search(search.query, search.top_k))
+            call = parse_call_arguments(arguments)
+            if isinstance(call, ToolError):
+                return CallResult(False, None, call)
+            if not self.scope.reaches(call.name):
+                return CallResult(False, None, unknown_tool_error(call.name, direct=False))
+            name, arguments = call.name, call.arguments
         if self.submitted is not None:
             raise ServeError(
                 "task_submitted", "the task was submitted; its state is final", "reset the session to retry"
@@ -481,7 +573,12 @@ class Session:
                 f"this session made {self.writes} write calls, the most a session may make",
                 "reset the session or restore a snapshot to go on",
             )
-        result = self._task_session.run(name, arguments) if self._task_session else self.episode.call(name, arguments)
+        if self._task_session is None:
+            result = self.episode.call(name, arguments)
+        elif self.scope.discovery:  # the task session's own call_tool: the same checks as in rollouts
+            result = self._task_session.run(CALL_TOOL, {"name": name, "arguments": arguments})
+        else:
+            result = self._task_session.run(name, arguments)
         if result.ok and tool.writes:
             self.writes += 1
         return result

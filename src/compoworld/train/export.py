@@ -3,7 +3,9 @@
 * SFT: the trajectories that met every criterion, as ``{"messages", "tools"}``
   rows, in JSONL and Parquet; ``datasets`` loads both and TRL's
   ``SFTTrainer`` takes them as they are (``tools`` is a JSON string of the
-  tool schemas, which TRL decodes).
+  tool schemas, which TRL decodes). A discovery-mode trajectory's row lists
+  the two meta-tools (``search_tools``, ``call_tool``), and its messages hold
+  the searches and ``call_tool`` calls with their results.
 * RL: one row per task, in the shape TRL's GRPO trainer reads (a
   conversational ``prompt`` plus the columns its reward functions receive) or
   verl's RL dataset reads (``data_source``, ``prompt``, ``ability``,
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from compoworld.agents.chat import ToolDetail, initial_messages, task_tools
+from compoworld.agents.discovery import META_TOOLS, meta_tool_specs
 from compoworld.agents.rollout import Trajectory, read_trajectories, run_services
 from compoworld.engine.catalog import Catalog
 from compoworld.tasks.task import Task
@@ -58,7 +61,8 @@ def sft_rows(
         tool_detail: How much of the tool schemas to keep (``slim`` for small contexts).
 
     Returns:
-        ``{"messages": [...], "tools": "<JSON list of tool schemas>"}`` rows.
+        ``{"messages": [...], "tools": "<JSON list of tool schemas>"}`` rows (for a discovery-mode
+        trajectory, the schemas of ``search_tools`` and ``call_tool``).
     """
     rows = []
     seen: set[str] = set()
@@ -70,12 +74,18 @@ def sft_rows(
         if dedupe and digest in seen:
             continue
         seen.add(digest)
-        rows.append({"messages": messages, "tools": _tools_json(task_tools(catalog, t.tools, detail=tool_detail))})
+        tools = meta_tool_specs(tool_detail) if t.discovery else task_tools(catalog, t.tools, detail=tool_detail)
+        rows.append({"messages": messages, "tools": _tools_json(tools)})
     return rows
 
 
 def rl_rows(
-    tasks: Sequence[Task], catalog: Catalog, fmt: Literal["trl", "verl"], *, services: Sequence[str] | None = None
+    tasks: Sequence[Task],
+    catalog: Catalog,
+    fmt: Literal["trl", "verl"],
+    *,
+    services: Sequence[str] | None = None,
+    discovery: bool = False,
 ) -> list[dict[str, Any]]:
     """RL rows, one per task.
 
@@ -90,27 +100,35 @@ def rl_rows(
     and ``extra_info`` (``index``, ``task_id``, ``services``, ``need_tools_kwargs``, and
     ``tools_kwargs`` giving each of the task's tools the task id to create its episode from).
 
+    In discovery mode the tools are the two meta-tools (``search_tools``,
+    ``call_tool``) for every task, and rows say so: a ``discovery`` column (TRL)
+    or ``extra_info.discovery`` (verl), so that rewards replay completions in
+    the same mode.
+
     Args:
         tasks: The tasks.
         catalog: The catalog of their world.
         fmt: ``trl`` or ``verl``.
         services: The services the tasks were synthesized over (their ``stats.json``'s), if known.
+        discovery: Tool discovery mode.
     """
     rows = []
     known = list(services) if services else None
     for task in tasks:
         prompt = initial_messages(task)
         task_json = task.model_dump_json()
+        tools = list(META_TOOLS) if discovery else task.tools
         if fmt == "trl":
-            rows.append(
-                {
-                    "prompt": prompt,
-                    "task_id": task.id,
-                    "tools": _tools_json(task_tools(catalog, task.tools)),
-                    "task": task_json,
-                    "services": known,
-                }
-            )
+            trl_row: dict[str, Any] = {
+                "prompt": prompt,
+                "task_id": task.id,
+                "tools": _tools_json(meta_tool_specs() if discovery else task_tools(catalog, task.tools)),
+                "task": task_json,
+                "services": known,
+            }
+            if discovery:
+                trl_row["discovery"] = True
+            rows.append(trl_row)
         else:
             row: dict[str, Any] = {
                 "data_source": DATA_SOURCE,
@@ -123,10 +141,12 @@ def rl_rows(
                     "task_id": task.id,
                     "services": known,
                     "need_tools_kwargs": True,
-                    "tools_kwargs": {name: {"create_kwargs": {"task_id": task.id}} for name in task.tools},
+                    "tools_kwargs": {name: {"create_kwargs": {"task_id": task.id}} for name in tools},
                     "interaction_kwargs": {"name": DATA_SOURCE, "task_id": task.id},
                 },
             }
+            if discovery:
+                row["extra_info"]["discovery"] = True
             rows.append(row)
     return rows
 
@@ -191,6 +211,7 @@ def export_rl(
     *,
     services: list[str] | None = None,
     parquet: bool = True,
+    discovery: bool = False,
 ) -> dict[str, Any]:
     """Export a task set as RL rows for TRL or verl.
 
@@ -204,6 +225,7 @@ def export_rl(
         fmt: ``trl`` or ``verl``.
         services: Services of the tasks' world (default: the task set's).
         parquet: Also write Parquet (verl reads Parquet).
+        discovery: Tool discovery mode: every task's tools are ``search_tools`` and ``call_tool``.
 
     Returns:
         ``rows`` and the written ``files``.
@@ -213,10 +235,10 @@ def export_rl(
     tasks = read_tasks(tasks_path)
     services = services or task_set_services(tasks_path)
     catalog = Catalog.load(services)
-    rows = rl_rows(tasks, catalog, fmt, services=services)
+    rows = rl_rows(tasks, catalog, fmt, services=services, discovery=discovery)
     paths = write_rows(rows, Path(out), f"rl_{fmt}", parquet=parquet)
     if fmt == "verl":
         paths["tool_config"] = write_verl_tool_config(
-            tasks_path, Path(out) / "verl_tools.yaml", services=services, catalog=catalog
+            tasks_path, Path(out) / "verl_tools.yaml", services=services, catalog=catalog, discovery=discovery
         )
     return {"rows": len(rows), "files": {k: str(v) for k, v in paths.items()}}

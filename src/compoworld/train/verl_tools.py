@@ -4,7 +4,8 @@ verl reads it from ``actor_rollout_ref.rollout.multi_turn.tool_config_path``:
 one entry per tool, each naming :data:`TOOL_CLASS` (the adapter's
 ``CompoWorldTool``, which looks each task up in the task file) with the task
 set's world and reward scheme, and the tool's schema in the form verl's
-``OpenAIFunctionToolSchema`` validates.
+``OpenAIFunctionToolSchema`` validates. In discovery mode the config lists
+the two meta-tools (``search_tools``, ``call_tool``) with ``discovery: true``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from compoworld.agents.chat import compact_schema
+from compoworld.agents.discovery import meta_tool_specs
 from compoworld.agents.session import task_services
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.tools import resolve_ref
@@ -73,6 +75,7 @@ def verl_tool_config(
     tasks_path: str | Path | None = None,
     services: Sequence[str] | None = None,
     reward: RewardConfig | None = None,
+    discovery: bool = False,
 ) -> dict[str, Any]:
     """The tool config verl reads (``actor_rollout_ref.rollout.multi_turn.tool_config_path``) for a task set.
 
@@ -82,6 +85,7 @@ def verl_tool_config(
         tasks_path: The task file the tools look ``task_id`` up in.
         services: The task set's services (the world the tools rebuild).
         reward: The scheme of :meth:`CompoWorldTool.calc_reward`.
+        discovery: List ``search_tools`` and ``call_tool`` (tool discovery mode) instead of the tasks' tools.
 
     Returns:
         ``{"tools": [{"class_name", "config", "tool_schema"}, ...]}``.
@@ -93,15 +97,16 @@ def verl_tool_config(
         "services": list(services) if services else None,
         "reward": {k: getattr(reward, k) for k in REWARD_OPTIONS},
     }
-    names = list(dict.fromkeys(name for t in tasks for name in t.tools))
+    if discovery:
+        config["discovery"] = True
+        schemas = meta_tool_specs()
+    else:
+        names = list(dict.fromkeys(name for t in tasks for name in t.tools))
+        schemas = [catalog.tools[n].openai() for n in names]
     return {
         "tools": [
-            {
-                "class_name": TOOL_CLASS,
-                "config": dict(config),
-                "tool_schema": verl_tool_schema(catalog.tools[n].openai()),
-            }
-            for n in names
+            {"class_name": TOOL_CLASS, "config": dict(config), "tool_schema": verl_tool_schema(schema)}
+            for schema in schemas
         ]
     }
 
@@ -113,6 +118,7 @@ def write_verl_tool_config(
     services: Sequence[str] | None = None,
     reward: RewardConfig | None = None,
     catalog: Catalog | None = None,
+    discovery: bool = False,
 ) -> Path:
     """Write the verl tool YAML for a task file.
 
@@ -122,6 +128,7 @@ def write_verl_tool_config(
         services: The task set's services (default: its ``stats.json``'s; else each task's own).
         reward: The scheme of :meth:`CompoWorldTool.calc_reward`.
         catalog: A loaded catalog holding the tasks' tools (default: loaded here).
+        discovery: List the discovery mode's two meta-tools instead of the tasks' tools.
 
     Returns:
         The written path (YAML when PyYAML is installed, else JSON, which YAML reads too).
@@ -130,7 +137,12 @@ def write_verl_tool_config(
     services = list(services) if services else task_set_services(tasks_path)
     catalog_services = services or sorted({s for t in tasks for s in task_services(t)})
     config = verl_tool_config(
-        tasks, catalog or Catalog.load(catalog_services), tasks_path=tasks_path, services=services, reward=reward
+        tasks,
+        catalog or Catalog.load(catalog_services),
+        tasks_path=tasks_path,
+        services=services,
+        reward=reward,
+        discovery=discovery,
     )
     config = json.loads(json.dumps(config))  # no shared objects, which YAML would write as anchors and aliases
     path = Path(out)
