@@ -62,8 +62,12 @@ def synth(
             "--patterns",
             help="Difficulty patterns applied where they fit: 'none', 'all' or names separated by commas "
             "(policy: a rule table in a spreadsheet decides a choice; conditional: the table keys on two "
-            "values; recency: dated rows, the newest wins; decoys: a near-duplicate of a record the task acts "
-            "on, to be left alone).",
+            "values; recency: dated rows, the newest wins; aggregation: how many records someone has (or "
+            "what they add up to) decides a choice or is told in the message; exclusion: records on hold, closed "
+            "or opted out are skipped when picking or counting; conversion: an amount in another currency than the "
+            "books, or a due date in working days, converted with the world's exchange-rate or holiday service; "
+            "crossref: a person's value the work copies is stale, the source of truth named by a rule holds "
+            "another; decoys: a near-duplicate of a record the task acts on, to be left alone).",
         ),
     ] = "none",
     service: ServicesOpt = None,

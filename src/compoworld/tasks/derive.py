@@ -37,10 +37,12 @@ from compoworld.tasks.criteria import (
     NoCollateralCriterion,
     StateCriterion,
     TransitionCriterion,
+    carries_fact,
 )
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.render import field_label, render_value, reported_answer
 from compoworld.tasks.replay import replay_walk
+from compoworld.tasks.transforms import apply_transform
 from compoworld.tasks.walk import WEAK, Provenance, Step, Walk, flatten
 from compoworld.world.world import World
 
@@ -229,6 +231,14 @@ def _message(
             if not isinstance(value, str) or value.casefold() not in str(args[name]).casefold():
                 raise Unverifiable(f"fact {path} of step {k + 1} is not in the text given as {name}")
             facts.append(value)
+        if prov.transform and prov.step is not None:
+            # A fact the text tells of what a step found (how many records a list holds), not found as it is.
+            found = d.results[prov.step]
+            source = found if not prov.field else dict(flatten(found)).get(prov.field)
+            told = apply_transform(prov.transform, source, dict(prov.params))
+            if told is None or not carries_fact(str(args[name]), str(told)):
+                raise Unverifiable(f"the {prov.transform} of step {prov.step + 1} is not in the text given as {name}")
+            facts.append(str(told))
         contains[spot] = facts
     noun = d.world.tables[table].spec.a_noun
     said = "; ".join(f"{k} carrying " + ", ".join(render_value(f) for f in fs) for k, fs in contains.items())

@@ -141,10 +141,14 @@ def _source(world: World, walk: Walk, k: int, field: str) -> str:
     The record is the one the step found or made (the resource of its tool); a value of a
     record the task creates is ``the title of the document you create in Inkwell Docs``.
     """
+    if walk.steps[k].phrase:
+        return walk.steps[k].phrase  # a pattern's wording: a stated amount, the record the work is about
     tool = world.catalog.tools[walk.steps[k].tool]
     where = world.catalog.services[tool.service].title
     if k in walk.told:
         return f"as the rule kept in {where} has it"
+    if field == "":
+        return _records(world, walk, k)
     what = field_label(field)
     spec = world.catalog.resources.get(tool.resource) if tool.resource else None
     if action_of(tool) == "create":
@@ -154,6 +158,32 @@ def _source(world: World, walk: Walk, k: int, field: str) -> str:
     if what.startswith(spec.noun):
         return f"the {what} in {where}"  # the shop name, not the shop's shop name
     return f"the {spec.noun}'s {what} in {where}"
+
+
+def _records(world: World, walk: Walk, k: int) -> str:
+    """The records a list step finds, by what it filters on: ``the tickets in Beacon Desk whose requester …``."""
+    step = walk.steps[k]
+    tool = world.catalog.tools[step.tool]
+    where = world.catalog.services[tool.service].title
+    spec = world.catalog.resources.get(tool.resource) if tool.resource else None
+    noun = spec.plural.replace("_", " ") if spec is not None else "records"
+    found = [(n, p) for n, p in step.provenance.items() if n in step.arguments]
+    if len(found) == 1 and found[0][1].kind == "step" and str(found[0][1].semantic).endswith(".id"):
+        # Records filtered by whose they are: the help desk user's tickets.
+        owner = world.catalog.resources.get(str(found[0][1].semantic).removesuffix(".id"))
+        if owner is not None:
+            return f"the {owner.noun}'s {noun} in {where}"
+    by = [
+        f"{label(name)} is "
+        + (
+            _source(world, walk, prov.step, prov.field or name)
+            if prov.kind == "step" and prov.step is not None
+            else render_value(step.arguments[name])
+        )
+        for name, prov in step.provenance.items()
+        if prov.kind in ("step", "given", "literal") and name in step.arguments
+    ]
+    return f"the {noun} in {where}" + (" whose " + " and ".join(by) if by else "")
 
 
 def _stated(walk: Walk, j: int) -> list[str]:
@@ -187,9 +217,15 @@ def goal_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
     for name, prov in step.provenance.items():
         if prov.kind == "compose":
             facts = [_source(world, walk, k, path) for k, path in prov.parts]
+            if prov.transform and prov.step is not None:
+                # A fact derived from what a step found: how many records a list holds.
+                source = _source(world, walk, prov.step, prov.field or "")
+                facts.append(transform_phrase(prov.transform, source, dict(prov.params)))
             body = " and ".join(dict.fromkeys(facts))
+        elif prov.kind == "derived" and str(prov.semantic).endswith(".id"):
+            continue  # the record a write acts on, picked from a list, goes without saying as well
         elif prov.kind == "derived" and prov.step is not None and prov.transform:
-            source = _source(world, walk, prov.step, prov.field or name)
+            source = _source(world, walk, prov.step, name if prov.field is None else prov.field)
             uses.append(f"{label(name)}: {transform_phrase(prov.transform, source, dict(prov.params))}")
         elif prov.kind == "step" and prov.step is not None and not str(prov.semantic).endswith(".id"):
             # Which record a write acts on goes without saying; where its values come from does not.

@@ -80,7 +80,8 @@ def provenance_fields(prov: dict[str, Any]) -> list[tuple[int, str]]:
         prov: One argument's provenance as a task stores it (``step``, ``derived`` or ``compose``).
     """
     if prov.get("kind") == "compose":
-        return [(int(p["step"]), str(p["field"])) for p in prov.get("parts", [])]
+        derived = [(int(prov["step"]), str(prov.get("field", "")))] if prov.get("step") is not None else []
+        return [(int(p["step"]), str(p["field"])) for p in prov.get("parts", [])] + derived
     if prov.get("kind") in ("step", "derived") and prov.get("step") is not None:
         return [(int(prov["step"]), str(prov.get("field", "")))]
     return []

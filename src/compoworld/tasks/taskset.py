@@ -340,8 +340,10 @@ def _provenance_text(prov: dict[str, Any]) -> str:
     if kind == "literal":
         return "stated"
     if kind == "compose":
-        parts = ", ".join(f"step {int(p['step']) + 1} `{p['field']}`" for p in prov.get("parts", []))
-        return f"a text carrying the facts of {parts}"
+        facts = [f"step {int(p['step']) + 1} `{p['field']}`" for p in prov.get("parts", [])]
+        if prov.get("transform") and prov.get("step") is not None:
+            facts.append(f"{prov['transform']} of step {int(prov['step']) + 1}")
+        return f"a text carrying the facts of {', '.join(facts)}"
     source = f"step {int(prov.get('step', 0)) + 1}, `{prov.get('field')}`"
     if kind == "derived":
         params = ", ".join(f"{k} {v}" for k, v in prov.get("params", {}).items())

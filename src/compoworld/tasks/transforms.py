@@ -24,9 +24,13 @@ __all__ = [
     "TRANSFORMS",
     "Transform",
     "apply_transform",
+    "count_items",
     "draw_params",
+    "list_items",
+    "pick_item",
     "pick_row",
     "sources_for",
+    "sum_field",
     "transform_phrase",
 ]
 
@@ -61,6 +65,11 @@ TRANSFORMS: dict[str, Transform] = {
         Transform("last_name", frozenset({"person.name"}), "person.last_name"),
         # A rule table's row picked by conditions and date: only difficulty patterns link through it.
         Transform("pick_row", frozenset(), "table.cell"),
+        # A list's records counted or summed (a rule's threshold may turn the number into a choice), and the one
+        # record of a list that is not in a state to skip: only difficulty patterns link through these.
+        Transform("count_items", frozenset(), "number"),
+        Transform("sum_field", frozenset(), "number"),
+        Transform("pick_item", frozenset(), "record.field"),
     )
 }
 """Every transform, by name."""
@@ -98,6 +107,12 @@ def apply_transform(name: str, value: Any, params: dict[str, Any] | None = None)
         raise KeyError(f"unknown transform {name!r}; known: {', '.join(sorted(TRANSFORMS))}")
     if name == "pick_row":
         return pick_row(value, params)
+    if name == "count_items":
+        return count_items(value, params)
+    if name == "sum_field":
+        return sum_field(value, params)
+    if name == "pick_item":
+        return pick_item(value, params)
     if not isinstance(value, str):
         return None
     if name == "email_domain":
@@ -152,6 +167,111 @@ def pick_row(rows: Any, params: dict[str, Any]) -> Any | None:
     return kept[0].get(str(params["take"])) if len(kept) == 1 else None
 
 
+def list_items(result: Any) -> list[dict[str, Any]] | None:
+    """The records a list call returned, or None when they are not all there.
+
+    A page (``{"items": [...], "next_cursor": null}``) or any object holding one list of records, or a
+    bare list. A page with a next cursor holds only some of the records: None.
+
+    Args:
+        result: What the list call returned.
+    """
+    if isinstance(result, dict):
+        if result.get("next_cursor") is not None:
+            return None
+        lists = [v for v in result.values() if isinstance(v, list)]
+        if len(lists) != 1:
+            return None
+        result = lists[0]
+    if not isinstance(result, list) or not all(isinstance(r, dict) for r in result):
+        return None
+    return result
+
+
+def _meets(record: dict[str, Any], params: dict[str, Any]) -> bool:
+    """Whether a record meets a transform's conditions.
+
+    ``where``: ``[field, value]`` pairs it must match (a list of values: any of them); ``unless``: pairs of
+    which it must match none (a record in a state to skip). Strings match case aside.
+    """
+
+    def holds(field: str, wanted: Any) -> bool:
+        values = wanted if isinstance(wanted, list | tuple) else [wanted]
+        got = record.get(field)
+        return any(
+            (got.casefold() == v.casefold()) if isinstance(got, str) and isinstance(v, str) else got == v
+            for v in values
+        )
+
+    return all(holds(str(f), v) for f, v in params.get("where", ())) and not any(
+        holds(str(f), v) for f, v in params.get("unless", ())
+    )
+
+
+def _decide(total: float, params: dict[str, Any]) -> Any:
+    """A number, or the choice a threshold rule makes of it (``at_least``: ``then`` at or above, else ``else``)."""
+    if "at_least" not in params:
+        return total
+    return params.get("then") if total >= float(params["at_least"]) else params.get("else")
+
+
+def count_items(result: Any, params: dict[str, Any]) -> Any | None:
+    """How many records a list call found that meet the conditions, or the choice a threshold makes of it.
+
+    Args:
+        result: What the list call returned (see :func:`list_items`).
+        params: ``where`` and ``unless`` (see :func:`_meets`); ``at_least``, ``then`` and ``else``: with a
+            threshold, ``then`` when the count reaches it, else ``else`` (a rule: three or more open tickets
+            get the highest priority).
+
+    Returns:
+        The count (or the choice), or None when the list is not whole.
+    """
+    records = list_items(result)
+    if records is None:
+        return None
+    return _decide(sum(_meets(r, params) for r in records), params)
+
+
+def sum_field(result: Any, params: dict[str, Any]) -> Any | None:
+    """The total of a number field over the records a list call found that meet the conditions, or a choice.
+
+    Args:
+        result: What the list call returned (see :func:`list_items`).
+        params: ``field`` (the number to add up), ``where`` and ``unless``, and a threshold as
+            :func:`count_items` takes it.
+
+    Returns:
+        The total rounded to cents (or the choice), or None when the list is not whole or a record
+        meeting the conditions holds no number there.
+    """
+    records = list_items(result)
+    if records is None:
+        return None
+    field = str(params["field"])
+    values = [r.get(field) for r in records if _meets(r, params)]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return None
+    return _decide(round(sum(float(v) for v in values if v is not None), 2), params)
+
+
+def pick_item(result: Any, params: dict[str, Any]) -> Any | None:
+    """A field of the one record of a list that meets the conditions (the one not on hold, not closed …).
+
+    Args:
+        result: What the list call returned (see :func:`list_items`).
+        params: ``take`` (the field to read), ``where`` and ``unless`` (see :func:`_meets`).
+
+    Returns:
+        The field's value, or None when no record, or more than one, meets the conditions.
+    """
+    records = list_items(result)
+    if records is None:
+        return None
+    kept = [r for r in records if _meets(r, params)]
+    return kept[0].get(str(params["take"])) if len(kept) == 1 else None
+
+
 def transform_phrase(name: str, source: str, params: dict[str, Any] | None = None) -> str:
     """How an instruction says a derived value: ``"30 days after the order date"``.
 
@@ -171,6 +291,12 @@ def transform_phrase(name: str, source: str, params: dict[str, Any] | None = Non
         return f"{days} day{'s' if days != 1 else ''} after {source}, at the same time of day"
     if name == "first_name":
         return f"the first name in {source}"
-    if name == "pick_row":
+    if name in ("pick_row", "pick_item"):
         return source
+    if name in ("count_items", "sum_field") and "at_least" in params:
+        return "as the rule below has it"
+    if name == "count_items":
+        return f"the number of {source}"
+    if name == "sum_field":
+        return f"the total {str(params.get('field', '')).replace('_', ' ')} of {source}"
     return f"the last name in {source}"

@@ -136,7 +136,9 @@ class Provenance:
         semantic: The parameter's semantic type.
         transform: For ``derived``: the transform's name.
         params: For ``derived``: the transform's parameters (``(("days", 30),)``).
-        parts: For ``compose``: the ``(step, field)`` of each fact the text carries.
+        parts: For ``compose``: the ``(step, field)`` of each fact the text carries. A ``compose`` may
+            also carry one fact derived by a transform (``step``, ``field``, ``transform``, ``params``:
+            how many records a list found, see :mod:`compoworld.tasks.patterns.aggregation`).
     """
 
     kind: Literal["step", "given", "literal", "derived", "compose"]
@@ -151,7 +153,7 @@ class Provenance:
     def sources(self) -> list[int]:
         """The earlier steps whose findings the argument uses."""
         if self.kind == "compose":
-            return [k for k, _ in self.parts]
+            return [k for k, _ in self.parts] + ([self.step] if self.step is not None else [])
         return [self.step] if self.kind in ("step", "derived") and self.step is not None else []
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,12 +185,23 @@ class Produced:
 
 @dataclass(slots=True)
 class Step:
-    """One executed call of a walk."""
+    """One executed call of a walk.
+
+    Attributes:
+        tool: The tool.
+        arguments: Its arguments.
+        provenance: Where each argument came from.
+        result: What it returned.
+        phrase: How the instruction names what the step finds, when a pattern words it ("EUR 480.00" for
+            a conversion, "the lead's phone" for a lookup in the system of record); "" names it by its
+            record and service.
+    """
 
     tool: str
     arguments: dict[str, Any]
     provenance: dict[str, Provenance]
     result: Any
+    phrase: str = ""
 
 
 @dataclass(slots=True)

@@ -12,6 +12,10 @@ decoy last, so it imitates a record the final walk acts on):
 
 * :mod:`~compoworld.tasks.patterns.policy`: ``policy``, ``conditional``, ``recency`` (a rule table);
 * :mod:`~compoworld.tasks.patterns.softmatch`: ``softmatch`` (a record named loosely, found by search);
+* :mod:`~compoworld.tasks.patterns.aggregation`: ``aggregation`` (how many records someone has decides a value);
+* :mod:`~compoworld.tasks.patterns.exclusion`: ``exclusion`` (records on hold, closed or opted out are skipped);
+* :mod:`~compoworld.tasks.patterns.conversion`: ``conversion`` (an amount in another currency, days in working days);
+* :mod:`~compoworld.tasks.patterns.crossref`: ``crossref`` (a stale copy of a person's value; the source of truth has another);
 * :mod:`~compoworld.tasks.patterns.decoys`: ``decoys`` (a near-duplicate record).
 """
 
@@ -21,6 +25,7 @@ import random
 from dataclasses import dataclass, field
 
 from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.patterns.aggregation import plant_aggregation
 from compoworld.tasks.patterns.base import (
     Negative,
     Part,
@@ -32,7 +37,10 @@ from compoworld.tasks.patterns.base import (
     shortcut_passes,
     value_at,
 )
+from compoworld.tasks.patterns.conversion import plant_conversion, plant_currency, plant_working_days
+from compoworld.tasks.patterns.crossref import Crossref, find_crossrefs, plant_crossref
 from compoworld.tasks.patterns.decoys import Decoy, near_duplicate, near_duplicate_email, plant_decoy, plant_decoys
+from compoworld.tasks.patterns.exclusion import plant_exclusion
 from compoworld.tasks.patterns.policy import RULE_PATTERNS, Rule, plant_policy, plant_rules
 from compoworld.tasks.patterns.softmatch import loose_name, plant_soft_match
 from compoworld.tasks.walk import Walk
@@ -41,6 +49,7 @@ from compoworld.world.world import World
 __all__ = [
     "PATTERNS",
     "PLANTERS",
+    "Crossref",
     "Decoy",
     "Negative",
     "Part",
@@ -49,14 +58,21 @@ __all__ = [
     "Rule",
     "Shortcut",
     "apply_patterns",
+    "find_crossrefs",
     "insert_steps",
     "literal_step",
     "loose_name",
     "near_duplicate",
     "near_duplicate_email",
+    "plant_aggregation",
+    "plant_conversion",
+    "plant_crossref",
+    "plant_currency",
     "plant_decoy",
+    "plant_exclusion",
     "plant_policy",
     "plant_soft_match",
+    "plant_working_days",
     "rerun",
     "shortcut_passes",
     "value_at",
@@ -65,6 +81,10 @@ __all__ = [
 PLANTERS: tuple[tuple[tuple[str, ...], Planter], ...] = (
     (RULE_PATTERNS, plant_rules),
     (("softmatch",), plant_soft_match),
+    (("aggregation",), plant_aggregation),
+    (("exclusion",), plant_exclusion),
+    (("conversion",), plant_conversion),
+    (("crossref",), plant_crossref),
     (("decoys",), plant_decoys),
 )
 """Each planter with the pattern names it makes, in the order they are applied."""

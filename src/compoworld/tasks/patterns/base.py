@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 
 from compoworld.engine.episode import Episode
 from compoworld.engine.openworld import ReplayWorldModel
-from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, check_criteria
+from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, carries_fact, check_criteria
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.replay import apply_setup
 from compoworld.tasks.task import Task, task_answer
@@ -196,6 +196,12 @@ def rerun(world: World, walk: Walk) -> Walk | None:
                 for k, path in prov.parts:
                     was = before[k]
                     if was is not None and was.get(path) != found[k].get(path, _MISSING):
+                        return None
+                if prov.transform and prov.step is not None:
+                    # A fact derived from what a step found (a count) must be what the text tells.
+                    source = value_at(steps[prov.step].result, prov.field or "")
+                    told = apply_transform(prov.transform, source, dict(prov.params))
+                    if told is None or not carries_fact(str(step.arguments.get(name, "")), str(told)):
                         return None
     return replace(walk, steps=steps, episode=episode)
 
