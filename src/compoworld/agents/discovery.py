@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from compoworld.agents.chat import MAX_RESULT_CHARS, ToolDetail, compact_schema, slim_tool
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.errors import ToolError
-from compoworld.engine.runtime import MAX_ARGUMENT_CHARS
+from compoworld.engine.runtime import parse_arguments
 from compoworld.engine.tools import Tool
 from compoworld.tasks.task import Task
 from compoworld.tasks.taskset import read_tasks, task_set_services
@@ -465,31 +465,6 @@ def is_discovery_toolset(tools: Iterable[Mapping[str, Any] | str]) -> bool:
     return sorted(names) == sorted(META_TOOLS)
 
 
-def _parse_object(arguments: Any) -> dict[str, Any] | ToolError:
-    if arguments is None:
-        return {}
-    if isinstance(arguments, (str, bytes)):
-        if len(arguments) > MAX_ARGUMENT_CHARS:
-            return ToolError("invalid_arguments", "arguments are too large", None, "send less data")
-        try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError) as exc:
-            return ToolError(
-                "invalid_arguments",
-                f"arguments are not valid JSON: {exc}",
-                None,
-                "send the arguments as one JSON object",
-            )
-    if not isinstance(arguments, dict):
-        return ToolError(
-            "invalid_arguments",
-            f"arguments must be a JSON object, not {type(arguments).__name__}",
-            None,
-            "send the arguments as one JSON object",
-        )
-    return arguments
-
-
 def _invalid(exc: ValidationError, hint: str) -> ToolError:
     first = exc.errors(include_url=False)[0]
     loc = ".".join(str(p) for p in first.get("loc", ())) or None
@@ -499,7 +474,7 @@ def _invalid(exc: ValidationError, hint: str) -> ToolError:
 
 def parse_search_arguments(arguments: Any) -> SearchArguments | ToolError:
     """The arguments of a ``search_tools`` call (a dict, JSON text or None), or the structured error."""
-    args = _parse_object(arguments)
+    args = parse_arguments(arguments)
     if isinstance(args, ToolError):
         return args
     try:
@@ -510,7 +485,7 @@ def parse_search_arguments(arguments: Any) -> SearchArguments | ToolError:
 
 def parse_call_arguments(arguments: Any) -> CallArguments | ToolError:
     """The arguments of a ``call_tool`` call (a dict, JSON text or None), or the structured error."""
-    args = _parse_object(arguments)
+    args = parse_arguments(arguments)
     if isinstance(args, ToolError):
         return args
     try:

@@ -238,9 +238,7 @@ class TaskSession:
         self._index: ToolIndex | None = None
         if discovery:
             self._index = ToolIndex.of(self.world.catalog)
-            self._allowed = frozenset(self.world.catalog.tools)
-        else:
-            self._allowed = frozenset(self.task.tools)
+        self._allowed = frozenset(self.task.tools)
         self.answer: str | None = None
         self.calls = 0
         self.errors = 0
@@ -309,7 +307,8 @@ class TaskSession:
             call = parse_call_arguments(arguments)
             if isinstance(call, ToolError):
                 return CallResult(False, None, call)
-            if call.name not in self._allowed:
+            # Any tool of the catalog may be called: finding it is the agent's work.
+            if call.name not in self.world.catalog.tools:
                 return CallResult(False, None, unknown_tool_error(call.name, direct=False))
             return self.episode.call(call.name, call.arguments)
         text = name if isinstance(name, str) else repr(name)

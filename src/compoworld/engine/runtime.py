@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from compoworld.engine.overlay import EpisodeState
     from compoworld.engine.tools import Tool
 
-__all__ = ["CallResult", "call"]
+__all__ = ["CallResult", "call", "parse_arguments"]
 
 MAX_ARGUMENT_CHARS = 1_000_000
 
@@ -56,6 +56,39 @@ class CallResult:
             return {"ok": True, "result": self.result}
         assert self.error is not None
         return {"ok": False, "error": self.error.to_dict()}
+
+
+def parse_arguments(arguments: Any) -> dict[str, Any] | ToolError:
+    """A call's arguments as a dict: given as one, as a JSON object in text, or None for none.
+
+    Args:
+        arguments: What the caller sent.
+
+    Returns:
+        The arguments, or the structured error that says what is wrong with them.
+    """
+    if arguments is None:
+        return {}
+    if isinstance(arguments, (str, bytes)):
+        if len(arguments) > MAX_ARGUMENT_CHARS:
+            return ToolError("invalid_arguments", "arguments are too large", None, "send less data")
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError) as exc:
+            return ToolError(
+                "invalid_arguments",
+                f"arguments are not valid JSON: {exc}",
+                None,
+                "send the arguments as one JSON object",
+            )
+    if not isinstance(arguments, dict):
+        return ToolError(
+            "invalid_arguments",
+            f"arguments must be a JSON object, not {type(arguments).__name__}",
+            None,
+            "send the arguments as one JSON object, e.g. {}",
+        )
+    return arguments
 
 
 def _fail(type_: Any, message: str, field: str | None = None, hint: str = "") -> CallResult:
@@ -272,27 +305,11 @@ def call(episode: EpisodeState, name: str, arguments: Any = None) -> CallResult:
     tool = episode.world.catalog.tools.get(name) if isinstance(name, str) else None
     if tool is None:
         return _unknown_tool(episode, name)
-    if arguments is None:
-        arguments = {}
-    elif isinstance(arguments, (str, bytes)):
-        if len(arguments) > MAX_ARGUMENT_CHARS:
-            return _fail("invalid_arguments", "arguments are too large", None, "send less data")
-        try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError) as exc:
-            return _fail(
-                "invalid_arguments",
-                f"arguments are not valid JSON: {exc}",
-                None,
-                "send the arguments as one JSON object",
-            )
     if not isinstance(arguments, dict):
-        return _fail(
-            "invalid_arguments",
-            f"arguments must be a JSON object, not {type(arguments).__name__}",
-            None,
-            "send the arguments as one JSON object, e.g. {}",
-        )
+        parsed = parse_arguments(arguments)
+        if isinstance(parsed, ToolError):
+            return CallResult(False, None, parsed)
+        arguments = parsed
     try:
         model = tool.params_model
     except CatalogError as exc:  # a broken declaration: the tool cannot be called, the caller goes on

@@ -26,7 +26,6 @@ task files are read once, from paths given on the server's command line.
 from __future__ import annotations
 
 import difflib
-import json
 import secrets
 import time
 from collections import OrderedDict
@@ -56,7 +55,7 @@ from compoworld.engine.catalog import Catalog
 from compoworld.engine.episode import Episode, Snapshot, StateDiff
 from compoworld.engine.errors import ToolError
 from compoworld.engine.openworld import DEFAULT_WORLD_MODEL, WorldModel
-from compoworld.engine.runtime import MAX_ARGUMENT_CHARS, CallResult
+from compoworld.engine.runtime import CallResult, parse_arguments
 from compoworld.engine.tools import Tool, ToolAnnotations
 from compoworld.tasks.criteria import Verdict
 from compoworld.tasks.task import Task, check_task_world
@@ -460,21 +459,6 @@ class ServeBackend:
         return scope
 
 
-def _parse_arguments(arguments: Any) -> dict[str, Any] | ToolError:
-    if arguments is None:
-        return {}
-    if isinstance(arguments, (str, bytes)):
-        if len(arguments) > MAX_ARGUMENT_CHARS:
-            return ToolError("invalid_arguments", "arguments are too large", None, "send less data")
-        try:
-            arguments = json.loads(arguments)
-        except (ValueError, RecursionError) as exc:
-            return ToolError("invalid_arguments", f"arguments are not valid JSON: {exc}", None, "send one JSON object")
-    if not isinstance(arguments, dict):
-        return ToolError("invalid_arguments", "arguments must be a JSON object", None, "send one JSON object")
-    return arguments
-
-
 class Session:
     """One client's private episode and the tools its scope allows.
 
@@ -586,7 +570,7 @@ class Session:
     def _task_tool(self, name: str, arguments: Any) -> CallResult:
         task = self.scope.task
         assert task is not None
-        args = _parse_arguments(arguments)
+        args = parse_arguments(arguments)
         if isinstance(args, ToolError):
             return CallResult(False, None, args)
         model: type[BaseModel] = _SubmitArgs if name == SUBMIT_TOOL else _NoArgs

@@ -36,6 +36,7 @@ __all__ = [
     "plan",
     "render_value",
     "reported_answer",
+    "source_phrase",
     "step_sentence",
 ]
 
@@ -135,11 +136,17 @@ _ASK = (
 )
 
 
-def _source(world: World, walk: Walk, k: int, field: str) -> str:
+def source_phrase(world: World, walk: Walk, k: int, field: str) -> str:
     """A found value named by whose it is and where it lives: ``the shipment's tracking number in Parcelly``.
 
     The record is the one the step found or made (the resource of its tool); a value of a
     record the task creates is ``the title of the document you create in Inkwell Docs``.
+
+    Args:
+        world: The walk's world.
+        walk: The walk.
+        k: The step that found the value.
+        field: Where in its result ("" for the whole result: the records a list finds).
     """
     if walk.steps[k].phrase:
         return walk.steps[k].phrase  # a pattern's wording: a stated amount, the record the work is about
@@ -176,7 +183,7 @@ def _records(world: World, walk: Walk, k: int) -> str:
     by = [
         f"{label(name)} is "
         + (
-            _source(world, walk, prov.step, prov.field or name)
+            source_phrase(world, walk, prov.step, prov.field or name)
             if prov.kind == "step" and prov.step is not None
             else render_value(step.arguments[name])
         )
@@ -216,20 +223,20 @@ def goal_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
     body = None
     for name, prov in step.provenance.items():
         if prov.kind == "compose":
-            facts = [_source(world, walk, k, path) for k, path in prov.parts]
+            facts = [source_phrase(world, walk, k, path) for k, path in prov.parts]
             if prov.transform and prov.step is not None:
                 # A fact derived from what a step found: how many records a list holds.
-                source = _source(world, walk, prov.step, prov.field or "")
+                source = source_phrase(world, walk, prov.step, prov.field or "")
                 facts.append(transform_phrase(prov.transform, source, dict(prov.params)))
             body = " and ".join(dict.fromkeys(facts))
         elif prov.kind == "derived" and str(prov.semantic).endswith(".id"):
             continue  # the record a write acts on, picked from a list, goes without saying as well
         elif prov.kind == "derived" and prov.step is not None and prov.transform:
-            source = _source(world, walk, prov.step, name if prov.field is None else prov.field)
+            source = source_phrase(world, walk, prov.step, name if prov.field is None else prov.field)
             uses.append(f"{label(name)}: {transform_phrase(prov.transform, source, dict(prov.params))}")
         elif prov.kind == "step" and prov.step is not None and not str(prov.semantic).endswith(".id"):
             # Which record a write acts on goes without saying; where its values come from does not.
-            source = _source(world, walk, prov.step, prov.field or name)
+            source = source_phrase(world, walk, prov.step, prov.field or name)
             if message and prov.semantic in ("email", "phone") and not sends(name):
                 to.append(source)  # whom a message goes to reads as such, not as a field
             else:

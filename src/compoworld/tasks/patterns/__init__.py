@@ -33,15 +33,19 @@ from compoworld.tasks.patterns.base import (
     Shortcut,
     insert_steps,
     literal_step,
+    not_made_with,
     rerun,
     shortcut_passes,
+    singled,
     value_at,
+    with_argument,
+    written_record,
 )
 from compoworld.tasks.patterns.conversion import plant_conversion, plant_currency, plant_working_days
 from compoworld.tasks.patterns.crossref import Crossref, find_crossrefs, plant_crossref
 from compoworld.tasks.patterns.decoys import Decoy, near_duplicate, near_duplicate_email, plant_decoy, plant_decoys
 from compoworld.tasks.patterns.exclusion import plant_exclusion
-from compoworld.tasks.patterns.policy import RULE_PATTERNS, Rule, plant_policy, plant_rules
+from compoworld.tasks.patterns.policy import RULE_PATTERNS, plant_policy, plant_rules
 from compoworld.tasks.patterns.softmatch import loose_name, plant_soft_match
 from compoworld.tasks.walk import Walk
 from compoworld.world.world import World
@@ -55,7 +59,6 @@ __all__ = [
     "Part",
     "Patterned",
     "Planter",
-    "Rule",
     "Shortcut",
     "apply_patterns",
     "find_crossrefs",
@@ -64,6 +67,7 @@ __all__ = [
     "loose_name",
     "near_duplicate",
     "near_duplicate_email",
+    "not_made_with",
     "plant_aggregation",
     "plant_conversion",
     "plant_crossref",
@@ -75,7 +79,10 @@ __all__ = [
     "plant_working_days",
     "rerun",
     "shortcut_passes",
+    "singled",
     "value_at",
+    "with_argument",
+    "written_record",
 ]
 
 PLANTERS: tuple[tuple[tuple[str, ...], Planter], ...] = (

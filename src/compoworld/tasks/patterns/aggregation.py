@@ -37,13 +37,23 @@ from compoworld.engine.context import Ctx
 from compoworld.engine.episode import Episode
 from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
-from compoworld.tasks.criteria import NotSentCriterion
 from compoworld.tasks.graph import ToolGraph, field_label, label
-from compoworld.tasks.patterns.base import Negative, Part, Shortcut, insert_steps, literal_step, rerun
+from compoworld.tasks.patterns.base import (
+    Negative,
+    Part,
+    Shortcut,
+    insert_steps,
+    literal_step,
+    not_made_with,
+    rerun,
+    singled,
+    with_argument,
+    written_record,
+)
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import input_roles, output_role, role_fits, sends
 from compoworld.tasks.transforms import apply_transform
-from compoworld.tasks.walk import Provenance, Step, Walk, flatten, is_singleton, produced_values
+from compoworld.tasks.walk import Provenance, Step, Walk, flatten, produced_values
 from compoworld.world.world import World
 
 __all__ = [
@@ -423,17 +433,6 @@ def _attempts(
     return out
 
 
-def _singled(walk: Walk) -> bool:
-    """Whether every value a step takes from a list still comes from a one-item list (planted records may add items)."""
-    return all(
-        "[" not in field or is_singleton(walk.steps[k].result)
-        for step in walk.steps
-        for prov in step.provenance.values()
-        for k, field in ([(prov.step, prov.field or "")] if prov.kind == "step" and prov.step is not None else [])
-        + list(prov.parts)
-    )
-
-
 def _companies(world: World, graph: ToolGraph) -> frozenset[str]:
     """The names of the world's companies, once per graph."""
     key = f"aggregation_companies:{world.seed}:{world.version}"
@@ -720,12 +719,9 @@ def _plant(
             return None
         semantic = "text" if isinstance(top, str) else "number"
         prov = Provenance("derived", at, "", semantic, transform=transform, params=tuple(sorted(params.items())))
-        steps[j] = replace(
-            target, arguments={**target.arguments, name: top}, provenance={**target.provenance, name: prov}
-        )
-        subjects = RecipePrior.default().subjects(tools[target.tool])
-        subject = world.catalog.resources.get(tools[target.tool].resource or next(iter(subjects), ""))
-        noun = subject.noun if subject is not None and len(subjects) <= 1 else "record"
+        steps[j] = with_argument(target, name, top, prov)
+        subject = written_record(world, target.tool)
+        noun = subject.noun if subject is not None else "record"
         shown_else = repr(otherwise) if isinstance(otherwise, str) else str(otherwise)
         notes.append(
             f"Our rule for the {label(name)} of the {noun}: when {case}, it is {choice.said}; "
@@ -734,22 +730,20 @@ def _plant(
         stated = target.arguments.get(name)
         shortcuts.append(Shortcut("skip_lookup", drop=(at,), choice=(j, name, stated)))
         shortcuts.append(Shortcut("first_match", choice=(j, name, otherwise)))
-        negatives += _misread(world, target.tool, name, otherwise)
+        negatives += not_made_with(world, target.tool, name, [otherwise], "a miscount under the rule has it")
     else:
         body_name, body_prov = next((k, p) for k, p in target.provenance.items() if p.kind == "compose")
         body = str(target.arguments[body_name])
         sentence = _count_sentence(graph, target, tally, person, count, plural, svc)
         told = f"{body} {sentence}"
         prov = replace(body_prov, step=at, field="", transform="count_items", params=())
-        steps[j] = replace(
-            target, arguments={**target.arguments, body_name: told}, provenance={**target.provenance, body_name: prov}
-        )
+        steps[j] = with_argument(target, body_name, told, prov)
         shortcuts.append(Shortcut("skip_lookup", drop=(at,), choice=(j, body_name, body)))
         one = f"{body} {_count_sentence(graph, target, tally, person, 1, spec.noun, svc)}"
         shortcuts.append(Shortcut("first_match", choice=(j, body_name, one)))
     # The count must be what the list finds once every earlier part is in place; later parts see it found.
     new = rerun(world, replace(inserted, steps=steps, setup=[*setup, *walk.setup]))
-    if new is None or not _singled(new):
+    if new is None or not singled(new):
         return None
     return Part(
         names=("aggregation",),
@@ -788,21 +782,3 @@ def _count_sentence(
         return f"You have {count} {noun} in {svc}."
     who = person.get("person.name") or person.get("company.name") or "The customer"
     return f"{who} has {count} {noun} in {svc}."
-
-
-def _misread(world: World, tool: str, name: str, wrong: Any) -> list[Negative]:
-    """The record a write makes must not carry the choice the rule gives below its threshold."""
-    subjects = RecipePrior.default().subjects(world.catalog.tools[tool])
-    spec = world.catalog.resources.get(world.catalog.tools[tool].resource or next(iter(subjects), ""))
-    if spec is None or len(subjects) > 1 or action_of(world.catalog.tools[tool]) not in ("create", "message"):
-        return []
-    if name not in spec.model.model_fields:
-        return []
-    return [
-        NotSentCriterion(
-            id="",
-            description=f"no {spec.noun} is made with {label(name)} {wrong!r}, as a miscount under the rule has it",
-            table=spec.table,
-            fields={name: wrong},
-        )
-    ]

@@ -16,12 +16,15 @@ from typing import Any, TypeAlias
 
 from compoworld.engine.episode import Episode
 from compoworld.engine.openworld import ReplayWorldModel
+from compoworld.engine.service import ResourceSpec
+from compoworld.tasks.actions import action_of
 from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, carries_fact, check_criteria
-from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.graph import ToolGraph, label
+from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.replay import apply_setup
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.transforms import apply_transform
-from compoworld.tasks.walk import Provenance, Step, Walk, flatten
+from compoworld.tasks.walk import Provenance, Step, Walk, flatten, is_singleton
 from compoworld.world.world import World
 
 __all__ = [
@@ -31,9 +34,13 @@ __all__ = [
     "Shortcut",
     "insert_steps",
     "literal_step",
+    "not_made_with",
     "rerun",
     "shortcut_passes",
+    "singled",
     "value_at",
+    "with_argument",
+    "written_record",
 ]
 
 Negative: TypeAlias = UnchangedCriterion | NotSentCriterion
@@ -127,6 +134,58 @@ Planter = Callable[[World, ToolGraph, Walk, random.Random, frozenset[str]], Part
 def literal_step(tool: str, args: dict[str, Any], result: Any) -> Step:
     """A setup call: every argument a plain value the pattern chose."""
     return Step(tool, args, {k: Provenance("literal") for k in args}, result)
+
+
+def with_argument(step: Step, name: str, value: Any, provenance: Provenance) -> Step:
+    """The step with one argument set to ``value``, which comes from where ``provenance`` says."""
+    return replace(step, arguments={**step.arguments, name: value}, provenance={**step.provenance, name: provenance})
+
+
+def written_record(world: World, tool: str) -> ResourceSpec[Any] | None:
+    """What a write makes or changes: its tool's resource, or the one thing its name says it acts on."""
+    found = world.catalog.tools[tool]
+    subjects = RecipePrior.default().subjects(found)
+    return world.catalog.resources.get(found.resource or (next(iter(subjects)) if len(subjects) == 1 else ""))
+
+
+def not_made_with(world: World, tool: str, name: str, wrong: Sequence[Any], why: str) -> list[Negative]:
+    """One criterion per wrong value: the record the write makes must not carry it in ``name``.
+
+    A write that changes a record already there gets none (its transition criterion asks for the
+    right value), nor one whose record has no such field.
+
+    Args:
+        world: The world.
+        tool: The write.
+        name: Its argument the wrong values would go to.
+        wrong: The values an agent that cut a corner would pass, in order.
+        why: How such an agent would come to it, after "as" (``"a misread row of the rule has it"``).
+    """
+    spec = written_record(world, tool)
+    if spec is None or action_of(world.catalog.tools[tool]) not in ("create", "message"):
+        return []
+    if name not in spec.model.model_fields:
+        return []
+    return [
+        NotSentCriterion(
+            id="",
+            description=f"no {spec.noun} is made with {label(name)} {value!r}, as {why}",
+            table=spec.table,
+            fields={name: value},
+        )
+        for value in wrong
+    ]
+
+
+def singled(walk: Walk) -> bool:
+    """Whether every value a step takes from a list still comes from a one-item list (planted records may add items)."""
+    return all(
+        "[" not in field or is_singleton(walk.steps[k].result)
+        for step in walk.steps
+        for prov in step.provenance.values()
+        for k, field in ([(prov.step, prov.field or "")] if prov.kind == "step" and prov.step is not None else [])
+        + list(prov.parts)
+    )
 
 
 def insert_steps(walk: Walk, at: int, steps: Sequence[Step]) -> Walk:

@@ -34,8 +34,8 @@ from dataclasses import replace
 from compoworld.engine.episode import Episode, StateDiff
 from compoworld.tasks.criteria import NotSentCriterion
 from compoworld.tasks.graph import ToolGraph, label, render_value
-from compoworld.tasks.patterns.base import Negative, Part, Shortcut, insert_steps, rerun, value_at
-from compoworld.tasks.render import _source
+from compoworld.tasks.patterns.base import Negative, Part, Shortcut, insert_steps, rerun, value_at, with_argument
+from compoworld.tasks.render import source_phrase
 from compoworld.tasks.replay import replay_walk
 from compoworld.tasks.transforms import apply_transform
 from compoworld.tasks.walk import Provenance, Step, Walk, flatten
@@ -188,7 +188,7 @@ def plant_currency(world: World, graph: ToolGraph, walk: Walk, rng: random.Rando
             "from_currency": Provenance("step", prov.step, held[0], "currency"),
             "to_currency": Provenance("literal"),
         }
-        convert = Step(_CONVERT, args, provenance, None, phrase=_source(world, walk, prov.step, prov.field))
+        convert = Step(_CONVERT, args, provenance, None, phrase=source_phrase(world, walk, prov.step, prov.field))
     else:
         made = _stated(world, step, name, books, rng)
         if made is None:
@@ -202,12 +202,7 @@ def plant_currency(world: World, graph: ToolGraph, walk: Walk, rng: random.Rando
         return None
     inserted = insert_steps(walk, j, [convert])
     steps = list(inserted.steps)
-    target = steps[j + 1]
-    steps[j + 1] = replace(
-        target,
-        arguments={**target.arguments, name: converted},
-        provenance={**target.provenance, name: Provenance("step", j, "result", "money.amount")},
-    )
+    steps[j + 1] = with_argument(steps[j + 1], name, converted, Provenance("step", j, "result", "money.amount"))
     service = world.catalog.services[world.catalog.tools[step.tool].service].title
     words = _CURRENCY_WORDS.get(books, books)
     if books == world.population.home.place.currency:
@@ -301,17 +296,12 @@ def plant_working_days(world: World, graph: ToolGraph, walk: Walk, rng: random.R
             "days": Provenance("literal"),
         },
         None,
-        phrase=f"{days} working days after {_source(world, walk, k, path)}",
+        phrase=f"{days} working days after {source_phrase(world, walk, k, path)}",
     )
     inserted = insert_steps(walk, j, [lookup])
     steps = list(inserted.steps)
-    target = steps[j + 1]
-    steps[j + 1] = replace(
-        target,
-        arguments={**target.arguments, name: due},
-        provenance={**target.provenance, name: Provenance("step", j, "date", "date")},
-    )
-    service = world.catalog.services[world.catalog.tools[target.tool].service].title
+    steps[j + 1] = with_argument(steps[j + 1], name, due, Provenance("step", j, "date", "date"))
+    service = world.catalog.services[world.catalog.tools[steps[j + 1].tool].service].title
     place = COUNTRY_NAMES[country]
     place = f"the {place}" if place.startswith("United ") or place in _PLURAL_COUNTRIES else place
     note = (

@@ -34,9 +34,17 @@ from compoworld.engine.episode import Episode
 from compoworld.tasks.actions import action_of
 from compoworld.tasks.criteria import UnchangedCriterion
 from compoworld.tasks.graph import ToolGraph, field_label, normalise_path
-from compoworld.tasks.patterns.base import Part, Shortcut, insert_steps, literal_step, rerun, value_at
+from compoworld.tasks.patterns.base import (
+    Part,
+    Shortcut,
+    insert_steps,
+    literal_step,
+    rerun,
+    value_at,
+    with_argument,
+    written_record,
+)
 from compoworld.tasks.patterns.decoys import near_duplicate
-from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.walk import Provenance, Step, Walk, flatten, is_singleton
 from compoworld.world.world import World
 
@@ -368,10 +376,7 @@ def _new_value(world: World, family: str, value: str, rng: random.Random) -> str
 
 def _noun(world: World, step: Step) -> str:
     """What the record a step found is (``lead``), by its tool's resource or the one its name mentions."""
-    tool = world.catalog.tools[step.tool]
-    subjects = RecipePrior.default().subjects(tool)
-    resource = tool.resource or (next(iter(subjects)) if len(subjects) == 1 else "")
-    spec = world.catalog.resources.get(resource)
+    spec = written_record(world, step.tool)
     return spec.noun if spec is not None else "person"
 
 
@@ -485,12 +490,7 @@ def _plant(world: World, walk: Walk, ref: Crossref, rng: random.Random) -> Part 
         return None
     inserted = insert_steps(walk, j, [lookup])
     steps = list(inserted.steps)
-    target = steps[j + 1]
-    steps[j + 1] = replace(
-        target,
-        arguments={**target.arguments, ref.argument: value},
-        provenance={**target.provenance, ref.argument: prov},
-    )
+    steps[j + 1] = with_argument(steps[j + 1], ref.argument, value, prov)
     spec = world.tables[ref.table].spec
     service = world.catalog.services[spec.service]
     where, who = service.title, _SOURCES_OF_TRUTH[service.category][0]

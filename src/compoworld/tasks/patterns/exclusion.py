@@ -35,11 +35,11 @@ from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.criteria import UnchangedCriterion
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.patterns.aggregation import plant_aggregation
-from compoworld.tasks.patterns.base import Negative, Part, Shortcut, literal_step, rerun
+from compoworld.tasks.patterns.base import Negative, Part, Shortcut, literal_step, rerun, singled, with_argument
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import sends
 from compoworld.tasks.transforms import count_items, list_items, pick_item
-from compoworld.tasks.walk import Provenance, Step, Walk, is_singleton, produced_values
+from compoworld.tasks.walk import Provenance, Step, Walk, produced_values
 from compoworld.world.world import World
 
 __all__ = ["EXCLUDED", "Count", "Site", "excluded_state", "find_counts", "find_sites", "plant_exclusion"]
@@ -524,13 +524,11 @@ def _plant_count(world: World, graph: ToolGraph, walk: Walk, rng: random.Random,
     if told is None or wrong is None:
         return None
     steps = list(walk.steps)
-    steps[count.message] = replace(
-        target,
-        arguments={**target.arguments, count.argument: told},
-        provenance={**target.provenance, count.argument: replace(prov, params=tuple(sorted(params.items())))},
+    steps[count.message] = with_argument(
+        target, count.argument, told, replace(prov, params=tuple(sorted(params.items())))
     )
     new = rerun(world, replace(walk, steps=steps, setup=[*setup, *walk.setup]))
-    if new is None or not _singled(new):
+    if new is None or not singled(new):
         return None
     svc = world.catalog.services[world.catalog.tools[lister.tool].service].title
     plural = spec.plural.replace("_", " ")
@@ -552,17 +550,6 @@ def _plant_count(world: World, graph: ToolGraph, walk: Walk, rng: random.Random,
     ]
     shortcuts = [Shortcut("every_match", choice=(count.message, count.argument, wrong))]
     return Part(names=("exclusion",), walk=new, negatives=negatives, notes=[note], shortcuts=shortcuts)
-
-
-def _singled(walk: Walk) -> bool:
-    """Whether every value a step takes from a list still comes from a one-item list (planted records may add items)."""
-    return all(
-        "[" not in field or is_singleton(walk.steps[k].result)
-        for step in walk.steps
-        for prov in step.provenance.values()
-        for k, field in ([(prov.step, prov.field or "")] if prov.kind == "step" and prov.step is not None else [])
-        + list(prov.parts)
-    )
 
 
 def _retell(body: str, old: int, new: int) -> str | None:
@@ -665,11 +652,10 @@ def _with(
             "derived", site.step, "", old.semantic, transform="pick_item", params=tuple(sorted(params.items()))
         )
         value = chosen.get(field)
-        arguments = {**later.arguments, name: [value] if isinstance(later.arguments[name], list) else value}
-        steps[j] = replace(later, arguments=arguments, provenance={**later.provenance, name: prov})
+        steps[j] = with_argument(later, name, [value] if isinstance(later.arguments[name], list) else value, prov)
     new = replace(walk, steps=steps, setup=[*setup, *walk.setup])
     made_again = rerun(world, new)
-    if made_again is None or not _singled(made_again) or not _trap_holds(world, made_again, site, siblings):
+    if made_again is None or not singled(made_again) or not _trap_holds(world, made_again, site, siblings):
         return None
     svc = world.catalog.services[world.catalog.tools[walk.steps[site.step].tool].service].title
     plural = spec.plural.replace("_", " ")

@@ -19,21 +19,26 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from compoworld.engine.episode import Episode
 from compoworld.engine.state import EPOCH
-from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import non_null
-from compoworld.tasks.criteria import NotSentCriterion
 from compoworld.tasks.graph import ToolGraph, field_label, label
-from compoworld.tasks.patterns.base import Negative, Part, Shortcut, insert_steps, literal_step
-from compoworld.tasks.prior import RecipePrior
+from compoworld.tasks.patterns.base import (
+    Part,
+    Shortcut,
+    insert_steps,
+    literal_step,
+    not_made_with,
+    with_argument,
+    written_record,
+)
 from compoworld.tasks.walk import Provenance, Step, Walk, flatten
 from compoworld.world.world import World
 
-__all__ = ["RULE_PATTERNS", "Rule", "plant_policy", "plant_rules"]
+__all__ = ["RULE_PATTERNS", "plant_policy", "plant_rules"]
 
 RULE_PATTERNS: tuple[str, ...] = ("policy", "conditional", "recency")
 """The patterns a rule table makes: every rule table is a ``policy``; the variants add their own names."""
@@ -86,21 +91,6 @@ def _enum(world: World, tool: str, name: str) -> list[str]:
     return list(values) if isinstance(values, list) and all(isinstance(v, str) for v in values) else []
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A rule table planted in a spreadsheet, and the walk that applies it.
-
-    Attributes:
-        part: The walk with the sheet's lookups inserted after its first step and the choice taken from
-            the table, the setup that makes the spreadsheet, the note that says where the rule is kept,
-            and the shortcuts.
-        rows: The table's rows, in sheet order: the cells by column.
-    """
-
-    part: Part
-    rows: list[dict[str, str]]
-
-
 def _others(world: World, table: str, field: str, value: str) -> list[str]:
     """The world's other values of a record field (case aside), sorted."""
     return sorted(
@@ -121,7 +111,7 @@ def plant_policy(
     *,
     conditional: bool = False,
     recency: bool = False,
-) -> Rule | None:
+) -> Part | None:
     """Keep one choice of a write in a rule table, keyed on values of the trigger's record.
 
     The choice is a parameter of a later write with a closed set of values (the kind of a follow-up
@@ -141,8 +131,9 @@ def plant_policy(
         recency: Date the rows; an older row for the right case, with another choice, comes first.
 
     Returns:
-        The rule, or None when the walk makes no such choice, its first record has no such field, or the
-        world has no spreadsheet service. ``conditional`` is dropped when no second key fits.
+        The rule as a pattern part (its names say which variants it made), or None when the walk makes
+        no such choice, its first record has no such field, or the world has no spreadsheet service.
+        ``conditional`` is dropped when no second key fits.
     """
     if _SHEETS not in world.catalog.services or not walk.steps or not walk.setup:
         return None
@@ -242,10 +233,8 @@ def plant_policy(
         f"{choice_label} by {key_label.lower()}" + (f" and {columns[1].lower()}" if second is not None else "")
     )[:90]
     owner = rng.choice(world.population.employees).email
-    subjects = RecipePrior.default().subjects(tools[step.tool])
-    # The record the write makes or changes: its resource, or the one thing its name says it acts on.
-    resource = tools[step.tool].resource or (next(iter(subjects)) if len(subjects) == 1 else "")
-    noun = world.catalog.resources[resource].noun if resource in world.catalog.resources else "record"
+    written = written_record(world, step.tool)
+    noun = written.noun if written is not None else "record"
     title = f"{world.catalog.services[tools[step.tool].service].title} rules"
     episode = Episode(world)
     created = ("sheets__create_spreadsheet", {"owner_email": owner, "title": title, "sheet_title": sheet_title})
@@ -287,10 +276,7 @@ def plant_policy(
             params["newest"] = _EFFECTIVE
         taken = Provenance("derived", 2, "", "text", transform="pick_row", params=tuple(sorted(params.items())))
     steps = list(inserted.steps)
-    target = steps[j + 2]
-    steps[j + 2] = replace(
-        target, arguments={**target.arguments, name: chosen}, provenance={**target.provenance, name: taken}
-    )
+    steps[j + 2] = with_argument(steps[j + 2], name, chosen, taken)
     looked = f"the {field_label(key_field)}" + (f" and the {field_label(second[0])}" if second is not None else "")
     note = (
         f"How to set the {label(name)} of the {noun} is kept in the {sheet_title!r} sheet in "
@@ -312,50 +298,19 @@ def plant_policy(
         )
     if stale is not None and (second is not None):
         shortcuts.append(Shortcut("stale_row", choice=(j + 2, name, stale[choice_label])))
+    near = {v for v in (stated, default) if isinstance(v, str)} | {
+        r[choice_label] for r in rows if r[key_label] == key_value
+    }
     names = ("policy", *(("conditional",) if second is not None else ()), *(("recency",) if recency else ()))
-    part = Part(
+    return Part(
         names=names,
         walk=replace(inserted, steps=steps, told=told, setup=[*setup, *walk.setup]),
         inserted=(1, 2),
-        negatives=_misread(
-            world,
-            step.tool,
-            resource,
-            name,
-            chosen,
-            [
-                *(v for v in (stated, default) if isinstance(v, str)),
-                *(r[choice_label] for r in rows if r[key_label] == key_value),
-            ],
-        ),
+        # What an agent that misreads the table would make: the stated or default choice, a near miss's.
+        negatives=not_made_with(world, step.tool, name, sorted(near - {chosen}), "a misread row of the rule has it"),
         notes=[note],
         shortcuts=shortcuts,
     )
-    return Rule(part, rows)
-
-
-def _misread(world: World, tool: str, resource: str, name: str, chosen: str, near: list[str]) -> list[Negative]:
-    """What a misread table would make: a new record with a near miss's choice (where the write makes one).
-
-    One criterion per other choice an agent could take for the record's case (the one stated or the
-    default, a row for another second condition, a replaced row): the record the write makes must not
-    carry it. A write that changes a
-    record already there has no such criterion (its transition criterion asks for the right value).
-    """
-    spec = world.catalog.resources.get(resource)
-    if spec is None or action_of(world.catalog.tools[tool]) not in ("create", "message"):
-        return []
-    if name not in spec.model.model_fields:
-        return []
-    return [
-        NotSentCriterion(
-            id="",
-            description=f"no {spec.noun} is made with {label(name)} {wrong!r}, as a misread row of the rule has it",
-            table=spec.table,
-            fields={name: wrong},
-        )
-        for wrong in sorted(set(near) - {chosen})
-    ]
 
 
 def plant_rules(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, names: frozenset[str]) -> Part | None:
@@ -379,6 +334,6 @@ def plant_rules(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, 
     conditional = "conditional" in names and (not plain or rng.random() < _CONDITIONAL_SHARE)
     recency = "recency" in names and (not plain or rng.random() < _RECENCY_SHARE)
     rule = plant_policy(world, graph, walk, rng, conditional=conditional, recency=recency)
-    if rule is None or (not plain and rule.part.names == ("policy",)):
+    if rule is None or (not plain and rule.names == ("policy",)):
         return None
-    return rule.part
+    return rule
