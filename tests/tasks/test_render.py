@@ -158,6 +158,8 @@ def test_drawn_walks_never_state_a_value_a_step_produced(drawn: tuple[World, Too
 def test_names_and_values_read_as_words() -> None:
     assert label("contact_id") == "contact" and label("due_date") == "due date"
     assert field_label("items[0].email") == "email" and field_label("customer.account_id") == "account"
+    # Bookkeeping fields in the words people use, never "the created at on record".
+    assert field_label("items[0].created_at") == "creation date" and field_label("created_by") == "creator"
     assert render_value("Renewal call") == '"Renewal call"'
     assert render_value(12) == "12" and render_value(None) == "null" and render_value(True) == "true"
     address = {"street": "1 Main St", "city": "Lyon", "postal_code": "69001", "country": "FR"}

@@ -48,10 +48,26 @@ def label(name: str) -> str:
     return name.replace("_", " ").replace(" id", "").strip()
 
 
+# Bookkeeping fields read badly word for word ("the created at on record"): what people call them.
+_FIELD_WORDS = {
+    "created_at": "creation date",
+    "updated_at": "last update",
+    "created_by": "creator",
+    "updated_by": "last editor",
+    "closed_at": "closing date",
+    "resolved_at": "resolution date",
+    "sent_at": "sending date",
+}
+
+
 def field_label(path: str) -> str:
-    """The last field of a result path in words: ``items[0].email_address`` -> ``email address``."""
+    """The last field of a result path in words: ``items[0].email_address`` -> ``email address``.
+
+    Bookkeeping fields take the words people use: ``created_at`` -> ``creation date``, ``created_by`` ->
+    ``creator``.
+    """
     last = re.sub(r"\[\d*\]", "", path).split(".")[-1]
-    return label(last)
+    return _FIELD_WORDS.get(last) or label(last)
 
 
 def render_value(value: Any) -> str:
