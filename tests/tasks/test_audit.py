@@ -205,6 +205,27 @@ def test_a_jump_between_services_no_integration_makes_is_reported_outside_the_pr
     assert transitions.examples == [(jump.id, "inventory__list_items -> crm__create_lead")]
 
 
+def test_a_read_consulted_for_another_service_s_write_is_judged_by_where_its_value_goes(small_world: World) -> None:
+    a, b = _contacts(small_world)[:2]
+    supplier = {"company": {"kind": "step", "step": 1, "field": "items[0].supplier"}}
+    lead_b = ("crm__create_lead", _lead(b, b.email)[1], {**_lead(b, b.email)[2], **supplier})
+    consulted = _task(small_world, [_lead(a, a.email), ("inventory__list_items", {}, {}), lead_b], GOAL)
+    report = audit_tasks(small_world, [consulted])
+    transitions = report.metrics["prior_transitions"]
+    # One hop, from the read to the write that takes its value; not crm -> inventory -> crm.
+    assert transitions.total == 1
+    assert transitions.examples == [(consulted.id, "inventory__list_items -> crm__create_lead")]
+
+
+def test_a_batch_s_repeated_steps_are_not_judged_again(small_world: World) -> None:
+    a, b = _contacts(small_world)[:2]
+    steps = [_lead(a, a.email), ("inventory__list_items", {}, {}), _lead(b, b.email)]
+    plain = _task(small_world, steps, GOAL)
+    repeated = plain.model_copy(update={"metadata": {"repeats": [1, 2]}})
+    assert audit_tasks(small_world, [plain]).metrics["prior_transitions"].total == 2
+    assert audit_tasks(small_world, [repeated]).metrics["prior_transitions"].total == 0
+
+
 def test_the_report_reads_as_json_with_every_target(small_world: World) -> None:
     report = audit_tasks(small_world, [_task(small_world, [_find()], GOAL)])
     doc = report.to_dict()

@@ -7,7 +7,9 @@ import pytest
 from compoworld import World
 from compoworld.engine.episode import Episode
 from compoworld.tasks.criteria import (
+    NEGATIVE_KINDS,
     AnswerCriterion,
+    CountCriterion,
     MessageCriterion,
     NoCollateralCriterion,
     StateCriterion,
@@ -241,13 +243,36 @@ def test_derive_runs_the_stages_in_order_and_numbers_criteria_as_made(crm_world:
         ("c3", TransitionCriterion),
         ("c4", AnswerCriterion),
         ("c5", NoCollateralCriterion),
+        ("c6", CountCriterion),
     ]
     assert derived.episode.state_hash() == walk.episode.state_hash()
     # A walk ending in a write has no answer criterion.
     ends_writing = derive_criteria(crm_world, graph, deal_walk(crm_world))
     assert ends_writing is not None
     assert not any(isinstance(c, AnswerCriterion) for c in ends_writing.criteria)
-    assert isinstance(ends_writing.criteria[-1], NoCollateralCriterion)
+    kinds = [type(c) for c in ends_writing.criteria]
+    assert NoCollateralCriterion in kinds and set(kinds[kinds.index(NoCollateralCriterion) + 1 :]) <= {CountCriterion}
+
+
+def test_a_count_lock_allows_the_oracle_s_records_and_fails_a_duplicate(crm_world: World, graph: ToolGraph) -> None:
+    walk = log_call_walk(crm_world)
+    derived = derive_criteria(crm_world, graph, walk)
+    assert derived is not None
+    (lock,) = [c for c in derived.criteria if isinstance(c, CountCriterion)]
+    made = next(c for c in derived.criteria if isinstance(c, StateCriterion) and c.mode == "added")
+    # The lock counts records with the created record's given values, as many as the oracle made.
+    assert (lock.table, lock.fields, lock.most) == (made.table, made.fields, 1) and lock.kind in NEGATIVE_KINDS
+    episode = Episode(crm_world)
+    base = episode.snapshot()
+    assert check_criteria([lock], episode, "", base)[0].passed  # doing nothing breaks no lock
+    for step in walk.steps:
+        episode.call(step.tool, step.arguments)
+    assert all(v.passed for v in check_criteria(derived.criteria, episode, "", base) if v.kind != "answer")
+    # The same call logged (and completed) twice: every positive criterion still holds, the lock does not.
+    again = episode.call(walk.steps[1].tool, walk.steps[1].arguments)
+    assert episode.call(walk.steps[2].tool, {"activity_id": again.result["id"]}).ok
+    (verdict,) = check_criteria([lock], episode, "", base)
+    assert not verdict.passed and "2 new record(s)" in verdict.detail
 
 
 def test_a_walk_that_does_not_replay_has_no_criteria(crm_world: World, graph: ToolGraph) -> None:

@@ -68,7 +68,7 @@ def test_criteria_that_doing_nothing_passes_are_trivial(crm_world: World, task: 
 
 def test_criteria_a_proper_prefix_passes_are_rejected(crm_world: World, task: Task) -> None:
     created = next(c for c in task.criteria if isinstance(c, StateCriterion) and c.mode == "added")
-    nc = task.criteria[-1]
+    nc = next(c for c in task.criteria if isinstance(c, NoCollateralCriterion))
     assert validate_task(crm_world, _with(task, criteria=[created, nc])) == "prefix_passes"
 
 

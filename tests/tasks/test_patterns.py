@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from compoworld import Catalog, Episode, World
 from compoworld.cli import app
-from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, check_criteria
+from compoworld.tasks.criteria import NEGATIVE_KINDS, NotSentCriterion, UnchangedCriterion, check_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.patterns import (
@@ -105,9 +105,10 @@ def test_acting_on_the_decoy_breaks_its_criterion_and_costs_credit(world: World,
             assert ep.call(step.tool, swapped).ok
     verdicts = check_criteria(task.criteria, ep, task_answer(task), base)
     broken = {v.kind for v in verdicts if not v.passed}
-    assert "unchanged" in broken and broken <= {"unchanged", "no_collateral"}
+    # The decoy is changed, and the write made twice adds more records than the work asks for.
+    assert "unchanged" in broken and broken <= {"unchanged", "no_collateral", "count"}
     passed = [[int(v.passed) for v in verdicts]]
-    negative = [v.kind in ("unchanged", "no_collateral", "not_sent") for v in verdicts]
+    negative = [v.kind in NEGATIVE_KINDS for v in verdicts]
     reward = group_rewards(passed, [[] for _ in verdicts], RewardConfig(scheme="uniform"), negative).rewards[0]
     assert 0 < reward < 1
 

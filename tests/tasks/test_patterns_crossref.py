@@ -33,8 +33,11 @@ def tasks(world: World) -> list[Task]:
     return found
 
 
-def _parts(world: World, task: Task) -> tuple[int, str, str, str, UnchangedCriterion, str]:
-    """The lookup in the source of truth, the argument that takes its value, the new and the stale value."""
+def _parts(world: World, task: Task) -> tuple[int, int, str, str, str, UnchangedCriterion, str]:
+    """The lookup in the source of truth, the write and its argument that take its value, the new and stale value.
+
+    The lookup goes before the reads that find where the write goes (the channel a post goes to).
+    """
     guard = next(c for c in task.criteria if isinstance(c, UnchangedCriterion))
     update = task.setup[0]
     service = update.tool.split("__", 1)[0]
@@ -42,9 +45,14 @@ def _parts(world: World, task: Task) -> tuple[int, str, str, str, UnchangedCrite
     field = next(k for k in update.arguments if k not in _ids(update))
     new = update.arguments[field]
     stale = getattr(world.tables[guard.table].records[guard.record_id], field)
-    write = task.solution[j + 1]
-    name = next(n for n, p in write.provenance.items() if j in _sources(p))
-    return j, name, new, stale, guard, field
+    w, name = next(
+        (i, n)
+        for i in range(j + 1, len(task.solution))
+        for n, p in task.solution[i].provenance.items()
+        if j in _sources(p)
+    )
+    assert all(not world.catalog.tools[s.tool].writes for s in task.solution[j + 1 : w])
+    return j, w, name, new, stale, guard, field
 
 
 def _ids(step: SolutionStep) -> set[str]:
@@ -60,7 +68,7 @@ def _sources(prov: dict[str, Any]) -> list[int]:
 def test_the_source_of_truth_is_looked_up_and_its_value_written(world: World, tasks: list[Task]) -> None:
     for task in tasks:
         assert validate_task(world, task) is None, task.id
-        j, name, new, stale, guard, field = _parts(world, task)
+        j, w, name, new, stale, guard, field = _parts(world, task)
         assert guard.table.split(".")[0] == task.setup[0].tool.split("__", 1)[0]
         # The source of truth holds the new value after the setup; the walk's own record still the stale one.
         episode = Episode(world)
@@ -68,7 +76,7 @@ def test_the_source_of_truth_is_looked_up_and_its_value_written(world: World, ta
         looked = episode.call(task.solution[j].tool, task.solution[j].arguments).result
         assert [v for p, v in flatten(looked) if p.rsplit(".", 1)[-1] == field] == [new]
         # (a renamed company's new name may hold its old one: "Zephyr Logistics Holdings")
-        written = task.solution[j + 1].arguments[name]
+        written = task.solution[w].arguments[name]
         assert new in written and stale not in written.replace(new, "")
         # The rule at the end names the source of truth, and only the rule does: the sentence that asks for the
         # value names it by whose it is. The instruction states neither value.
@@ -79,16 +87,16 @@ def test_the_source_of_truth_is_looked_up_and_its_value_written(world: World, ta
 
 def test_skipping_the_lookup_fails_the_task(world: World, tasks: list[Task]) -> None:
     for task in tasks:
-        j, name, new, stale, _, _ = _parts(world, task)
-        written = task.solution[j + 1].arguments[name]
+        j, w, name, new, stale, _, _ = _parts(world, task)
+        written = task.solution[w].arguments[name]
         at_hand = written.replace(new, stale)
         assert shortcut_passes(world, task, Shortcut("none"))
-        assert not shortcut_passes(world, task, Shortcut("skip_lookup", drop=(j,), choice=(j + 1, name, at_hand)))
+        assert not shortcut_passes(world, task, Shortcut("skip_lookup", drop=(j,), choice=(w, name, at_hand)))
 
 
 def test_bringing_the_source_of_truth_back_to_the_stale_copy_breaks_its_guard(world: World, tasks: list[Task]) -> None:
     for task in tasks:
-        _, _, _, stale, guard, field = _parts(world, task)
+        _, _, _, _, stale, guard, field = _parts(world, task)
         update = task.setup[0]
         episode = Episode(world)
         base = apply_setup(episode, task)

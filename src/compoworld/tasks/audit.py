@@ -15,7 +15,9 @@ a few examples of tasks that miss it:
   customer's e-mail into a recipient, not a supplier field);
 * ``prior_transitions``: of consecutive steps in different services, the share
   that the recipe prior knows as a real integration pattern (a read that finds the
-  record the next step of its service acts on counts as part of that step);
+  record the next step of its service acts on counts as part of that step; a batch's
+  steps for its other records, ``metadata["repeats"]``, are judged on the first; a read
+  consulted for a value only other services' steps take is judged by where the value goes);
 * ``trigger_tasks``: tasks that start from an event their setup puts into the episode;
 * ``create_share_of_writes``: of the writing steps, the share that create;
 * ``change_tasks``: tasks with an update or a state transition;
@@ -44,6 +46,7 @@ from compoworld.tasks.messages import addressee
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.replay import run_solution
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, subject_email
+from compoworld.tasks.task import provenance_sources
 from compoworld.tasks.walk import flatten
 
 if TYPE_CHECKING:
@@ -358,6 +361,8 @@ def audit_tasks(
             unreplayable.append(task.id)
         results = [c.result if c.ok else None for c in run.calls]
         kinds = [action_of(t) for t in tools]
+        repeats = set(task.metadata.get("repeats", ()))
+        consulted = _consulted(task, tools)
         changed = sent_fact = derived = False
         for j, (step, tool, kind) in enumerate(zip(task.solution, tools, kinds, strict=True)):
             if kind != "read":
@@ -409,20 +414,26 @@ def audit_tasks(
             # the hop between services is the one to the step it serves.
             if _finds_for_next(tools, j):
                 continue
+            # A step that repeats, for another record of a batch, what earlier steps did: its hops were
+            # judged on the first record, and going back to the first service is no integration.
+            if j in repeats:
+                continue
+            if j in consulted:
+                # A read consulted for a value another service's write takes (the source of truth for a
+                # name) is judged by where its value goes, not by the step it happens to follow.
+                _judge(metrics, outside, catalog, prior, task, tool, tools[consulted[j]])
+                continue
             work = (
-                [t for i, t in enumerate(tools[:j]) if not prior.is_lookup(t) and not _finds_for_next(tools, i)]
+                [
+                    t
+                    for i, t in enumerate(tools[:j])
+                    if not prior.is_lookup(t) and not _finds_for_next(tools, i) and i not in consulted
+                ]
                 if not prior.is_lookup(tool)
                 else tools[:j]
             )
             if work and work[-1].service != tool.service:
-                before = work[-1]
-                transitions = metrics["prior_transitions"]
-                transitions.total += 1
-                if prior.inside(before, tool):
-                    transitions.count += 1
-                else:
-                    outside[f"{_category(catalog, before)} -> {_category(catalog, tool)}"] += 1
-                    transitions.miss(task, f"{before.name} -> {tool.name}")
+                _judge(metrics, outside, catalog, prior, task, work[-1], tool)
         _count_task(metrics["trigger_tasks"], task, bool(task.setup), "no trigger event: the task starts cold")
         _count_task(metrics["change_tasks"], task, changed, "no update or state transition")
         _count_task(metrics["message_fact_tasks"], task, sent_fact, "no message carries a fact found on the way")
@@ -439,6 +450,46 @@ def audit_tasks(
     return AuditReport(
         len(tasks), metrics, actions, outside, unreplayable, patterns, by_kind, _pattern_breakdown(tasks)
     )
+
+
+def _judge(
+    metrics: dict[str, Metric],
+    outside: Counter[str],
+    catalog: Catalog,
+    prior: RecipePrior,
+    task: Task,
+    a: Tool,
+    b: Tool,
+) -> None:
+    """Count one hop between services: inside the recipe prior, or a miss."""
+    transitions = metrics["prior_transitions"]
+    transitions.total += 1
+    if prior.inside(a, b):
+        transitions.count += 1
+    else:
+        outside[f"{_category(catalog, a)} -> {_category(catalog, b)}"] += 1
+        transitions.miss(task, f"{a.name} -> {b.name}")
+
+
+def _consulted(task: Task, tools: Sequence[Tool]) -> dict[int, int]:
+    """Reads (after the first step) whose values only steps of other services take: each with its first taker.
+
+    A read that finds what the next step of its own service acts on is part of that step instead.
+    """
+    takers: dict[int, list[int]] = {}
+    for i, step in enumerate(task.solution):
+        for prov in step.provenance.values():
+            for k in provenance_sources(prov):
+                takers.setdefault(k, []).append(i)
+    return {
+        j: min(takers[j])
+        for j, tool in enumerate(tools)
+        if j > 0
+        and not tool.writes
+        and not _finds_for_next(tools, j)
+        and takers.get(j)
+        and all(tools[i].service != tool.service for i in takers[j])
+    }
 
 
 def _finds_for_next(tools: Sequence[Tool], j: int) -> bool:

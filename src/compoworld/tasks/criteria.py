@@ -14,9 +14,11 @@ Criteria are data, not code, so a task can be re-verified anywhere. Four kinds
 * ``answer``: the final answer mentions a value of the world;
 * ``no_collateral``: nothing was written outside the expected tables and records;
 * ``unchanged``: a named world record (a decoy, a record on hold) was neither changed nor removed;
-* ``not_sent``: no message went to someone who must not get it.
+* ``not_sent``: no message went to someone who must not get it;
+* ``count``: no more new records of a kind than asked for (a count lock: one reminder per customer,
+  not two; one comment per ticket).
 
-The last three are negatives (:data:`NEGATIVE_KINDS`): they hold before the agent acts, and only
+The last four are negatives (:data:`NEGATIVE_KINDS`): they hold before the agent acts, and only
 breaking them tells anything, so partial credit leaves out those that still hold
 (:mod:`compoworld.tasks.rewards`).
 
@@ -40,6 +42,7 @@ __all__ = [
     "CRITERION_KINDS",
     "NEGATIVE_KINDS",
     "AnswerCriterion",
+    "CountCriterion",
     "Criterion",
     "MessageCriterion",
     "NoCollateralCriterion",
@@ -50,6 +53,7 @@ __all__ = [
     "Verdict",
     "carries_fact",
     "check_criteria",
+    "count_added",
 ]
 
 
@@ -137,6 +141,19 @@ class NotSentCriterion(_Base):
     fields: dict[str, Any] = Field(description="Values no new record may have, e.g. a message's recipient.")
 
 
+class CountCriterion(_Base):
+    """A count lock: no more new records with given values than the work asks for (a duplicate is wrong too).
+
+    Sending the same reminder twice, or filing a second copy of a ticket, leaves every positive criterion
+    met; the lock is what a duplicate breaks. Only records added since the start are counted.
+    """
+
+    kind: Literal["count"] = "count"
+    table: str = Field(description="The table of new records, e.g. mail.messages.")
+    fields: dict[str, Any] = Field(description="Values the counted records have, e.g. a message's recipient.")
+    most: int = Field(ge=0, description="Most new records with those values.")
+
+
 Criterion = Annotated[
     StateCriterion
     | TransitionCriterion
@@ -144,7 +161,8 @@ Criterion = Annotated[
     | AnswerCriterion
     | NoCollateralCriterion
     | UnchangedCriterion
-    | NotSentCriterion,
+    | NotSentCriterion
+    | CountCriterion,
     Field(discriminator="kind"),
 ]
 
@@ -156,10 +174,11 @@ CRITERION_KINDS: tuple[str, ...] = (
     "no_collateral",
     "unchanged",
     "not_sent",
+    "count",
 )
 """Every kind of criterion, in the order reports list them."""
 
-NEGATIVE_KINDS = frozenset({"no_collateral", "unchanged", "not_sent"})
+NEGATIVE_KINDS = frozenset({"no_collateral", "unchanged", "not_sent", "count"})
 """Criterion kinds that hold before the agent acts and fail only when it does something it must not."""
 
 
@@ -169,7 +188,7 @@ class Verdict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(description="The criterion's id.")
-    kind: str = Field(description="state, transition, message, answer, no_collateral, unchanged or not_sent.")
+    kind: str = Field(description="state, transition, message, answer, no_collateral, unchanged, not_sent or count.")
     passed: bool = Field(description="Whether the criterion holds.")
     description: str = Field(description="What the criterion asks, in words.")
     detail: str = Field(default="", description="Why it does not hold, when it does not.")
@@ -209,6 +228,12 @@ def carries_fact(text: str, fact: str) -> bool:
     if _SHORT_NUMBER.match(fact):
         return re.search(rf"(?<![\w.,/-]){fact}(?!\w)(?![.,/-]\w)", text) is not None
     return fact.casefold() in text.casefold()
+
+
+def count_added(diff: StateDiff, table: str, fields: dict[str, Any]) -> int:
+    """How many records added to a table carry every value of ``fields`` (a recipient among several counts)."""
+    td = diff.tables.get(table)
+    return sum(1 for r in (td.added if td else []) if all(_contains(r.get(k), v) for k, v in fields.items()))
 
 
 def _carries(record: dict[str, Any], contains: dict[str, list[str]]) -> bool:
@@ -263,11 +288,11 @@ def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: di
         if td is not None and any(u.id == c.record_id for u in td.updated):
             return False, f"{c.table} {c.record_id} was changed"
         return True, ""
-    if isinstance(c, NotSentCriterion):
-        td = diff.tables.get(c.table)
-        # A recipient among several (a list of addresses) is as much sent to as a sole one.
-        sent = [r for r in (td.added if td else []) if all(_contains(r.get(k), v) for k, v in c.fields.items())]
-        return not sent, "" if not sent else f"{len(sent)} message(s) in {c.table} with {c.fields}"
+    if isinstance(c, NotSentCriterion | CountCriterion):
+        sent = count_added(diff, c.table, c.fields)
+        most = c.most if isinstance(c, CountCriterion) else 0
+        ok = sent <= most
+        return ok, "" if ok else f"{sent} new record(s) in {c.table} with {c.fields}, at most {most} allowed"
     assert isinstance(c, NoCollateralCriterion)
     problems = []
     for table, td in diff.tables.items():

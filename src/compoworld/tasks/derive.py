@@ -14,7 +14,9 @@ and derives its criteria in stages, in this order:
    only the values that hold at the end (a later step may have changed them);
 4. when the last step only reads, :func:`answer_criterion`: the final answer
    reports a value it returns;
-5. :func:`no_collateral_criterion`: nothing else was created, changed or deleted.
+5. :func:`no_collateral_criterion`: nothing else was created, changed or deleted;
+6. :func:`count_locks`: no more messages to a recipient, or records with a created record's
+   values, than the oracle made (a duplicate reminder breaks the lock, and nothing else).
 
 Criteria are numbered ``c0``, ``c1``, … as they are made, and depend on the
 criteria of the steps whose values they use. When a change cannot be pinned
@@ -33,11 +35,13 @@ from compoworld.engine.records import generated_fields
 from compoworld.engine.state import canonical_json
 from compoworld.tasks.criteria import (
     AnswerCriterion,
+    CountCriterion,
     MessageCriterion,
     NoCollateralCriterion,
     StateCriterion,
     TransitionCriterion,
     carries_fact,
+    count_added,
 )
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.render import field_label, render_value, reported_answer
@@ -51,6 +55,7 @@ __all__ = [
     "Derived",
     "Unverifiable",
     "answer_criterion",
+    "count_locks",
     "created_ids",
     "derive_criteria",
     "find_value",
@@ -534,6 +539,41 @@ def no_collateral_criterion(cid: str, final: StateDiff) -> NoCollateralCriterion
     )
 
 
+def count_locks(d: Derivation, final: StateDiff) -> None:
+    """Stage 6: one count lock per recipient messaged and per kind of record created, at what the oracle made.
+
+    A lock names the values its criterion matches by (the recipient, the created record's given values),
+    so a second, identical reminder breaks it while every other criterion still holds.
+
+    Args:
+        d: The derivation (locks are appended to its criteria).
+        final: What the whole oracle run changed.
+    """
+    seen: set[str] = set()
+    for c in list(d.criteria):
+        if not isinstance(c, MessageCriterion | StateCriterion) or not c.fields:
+            continue
+        if isinstance(c, StateCriterion) and c.mode != "added":
+            continue
+        key = canonical_json([c.table, c.fields])
+        if key in seen:
+            continue
+        seen.add(key)
+        most = count_added(final, c.table, c.fields)
+        noun = d.world.tables[c.table].spec
+        what = noun.plural.replace("_", " ") if most != 1 else noun.noun
+        with_ = ", ".join(f"{k} = {render_value(v)}" for k, v in c.fields.items())
+        d.add(
+            CountCriterion(
+                id=d.next_id(),
+                description=f"no more than {most} {what} with {with_} in {c.table} (no duplicates)",
+                table=c.table,
+                fields=c.fields,
+                most=most,
+            )
+        )
+
+
 def derive_criteria(world: World, graph: ToolGraph, walk: Walk) -> Derived | None:
     """Re-execute a walk on a fresh episode and derive its criteria, stage by stage.
 
@@ -559,4 +599,5 @@ def derive_criteria(world: World, graph: ToolGraph, walk: Walk) -> Derived | Non
     except Unverifiable:
         return None
     d.add(no_collateral_criterion(d.next_id(), replay.final))
+    count_locks(d, replay.final)
     return Derived(d.criteria, replay.episode)

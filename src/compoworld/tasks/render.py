@@ -74,6 +74,8 @@ def given_facts(walk: Walk) -> dict[str, Any]:
     """The facts an instruction states, by label (numbered by step when a label repeats)."""
     given: dict[str, Any] = {}
     for j, step in enumerate(walk.steps):
+        if j in walk.repeats:
+            continue  # the same facts, for another record of a batch
         for name, prov in step.provenance.items():
             if prov.kind == "given":
                 key = label(name)
@@ -231,6 +233,13 @@ def goal_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
             body = " and ".join(dict.fromkeys(facts))
         elif prov.kind == "derived" and str(prov.semantic).endswith(".id"):
             continue  # the record a write acts on, picked from a list, goes without saying as well
+        elif prov.kind == "derived" and prov.step is not None and prov.transform == "pick_item":
+            # A value of the one record picked from a list: the ticket's subject, not the tickets.
+            source = source_phrase(world, walk, prov.step, str(dict(prov.params).get("take", name)))
+            if message and prov.semantic in ("email", "phone") and not sends(name):
+                to.append(source)
+            else:
+                uses.append(f"{label(name)}: {source}")
         elif prov.kind == "derived" and prov.step is not None and prov.transform:
             source = source_phrase(world, walk, prov.step, name if prov.field is None else prov.field)
             uses.append(f"{label(name)}: {transform_phrase(prov.transform, source, dict(prov.params))}")
@@ -280,7 +289,7 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
     context = []
     for j, step in enumerate(walk.steps):
         tool = tools[step.tool]
-        if tool.writes or (j == 0 and walk.trigger) or j in walk.told:
+        if tool.writes or (j == 0 and walk.trigger) or j in walk.told or j in walk.repeats:
             continue
         stated = _stated(walk, j)
         if stated:
@@ -297,7 +306,11 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
             else:
                 context.append(f"Use the {noun} with {' and '.join(stated)} in {svc}.")
     parts.extend(context)
-    goals = [goal_sentence(world, walk, j, rng) for j, step in enumerate(walk.steps) if tools[step.tool].writes]
+    goals = [
+        goal_sentence(world, walk, j, rng)
+        for j, step in enumerate(walk.steps)
+        if tools[step.tool].writes and j not in walk.repeats
+    ]
     if goals:
         parts.append(rng.choice(_OPENERS))
         for i, goal in enumerate(goals):

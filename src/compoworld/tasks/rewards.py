@@ -11,10 +11,10 @@ when rollout i passes criterion k:
   rate of k, and r_i = λ · Π_k c'[i][k] + (1 − λ) · Σ_k w_k · c'[i][k].
 
 Negative criteria (:data:`~compoworld.tasks.criteria.NEGATIVE_KINDS`: nothing else touched, a decoy
-left alone, no message to the wrong person) hold before the agent acts. As in AutomationBench, partial
-credit leaves out those that still hold: a rollout's sums run over its positive criteria and the
-negatives it broke, so doing nothing earns nothing, and breaking a negative costs what a missed step
-costs. Completion still needs every criterion.
+left alone, no message to the wrong person, no duplicate) hold before the agent acts. As in
+AutomationBench, partial credit leaves out those that still hold: a rollout's sums run over its positive
+criteria and the negatives it broke, so doing nothing earns nothing, and breaking a negative costs what
+a missed step costs. Completion still needs every criterion.
 
 Advantages are GRPO's (r − mean) / (std + 1e-6), with the group's sample
 standard deviation as TRL computes it, or Dr. GRPO's r − mean.

@@ -49,12 +49,18 @@ class SynthConfig:
         distractors: Tools shown beyond the solution's.
         attempts: Walks drawn per task before giving up on that index.
         patterns: Difficulty patterns applied where they fit (:data:`~compoworld.tasks.patterns.PATTERNS`).
+        combine: With patterns, tasks built per index while looking for one that combines two or more
+            (real work is hard in several ways at once) and takes at least ``long`` calls; when none
+            does, the first that comes closest (two patterns first) is kept.
+        long: With patterns, the fewest calls of a task :attr:`combine` looks for.
     """
 
     walk: WalkConfig = field(default_factory=WalkConfig)
     distractors: int = 8
     attempts: int = 60
     patterns: tuple[str, ...] = ()
+    combine: int = 3
+    long: int = 8
 
 
 @dataclass(slots=True)
@@ -174,7 +180,7 @@ class Synthesizer:
             "fan_in": fan_in,
             "open_world_steps": sum(1 for s in walk.steps if tools[s.tool].annotations.open_world),
             "difficulty": len(walk.steps) + len(services) + (2 if fan_in else 0),
-        }
+        } | ({"repeats": sorted(walk.repeats)} if walk.repeats else {})
 
     def _task(
         self,
@@ -215,7 +221,14 @@ class Synthesizer:
     # -- the loop ------------------------------------------------------------------------
 
     def task_at(self, seed: int, index: int, seen: set[str], rejected: dict[str, int]) -> Task | None:
-        """Draw walks for one index until one becomes a new task (deterministic in seed and index)."""
+        """Draw walks for one index until one becomes a new task (deterministic in seed and index).
+
+        With patterns, up to :attr:`SynthConfig.combine` tasks are built, and the first that combines
+        two or more patterns in at least :attr:`SynthConfig.long` calls is kept (else the first that
+        comes closest).
+        """
+        best: tuple[tuple[bool, bool], Task, str] | None = None
+        built_count = 0
         for attempt in range(self.config.attempts):
             rng = random.Random(f"compoworld-synth:{seed}:{index}:{attempt}")
             drawn = draw_walk(self.world, self.graph, rng, self.config.walk, self.pool)
@@ -233,9 +246,16 @@ class Synthesizer:
             if built.task is None:
                 rejected[built.reason] = rejected.get(built.reason, 0) + 1
                 continue
-            seen.add(signature)
-            return built.task
-        return None
+            built_count += 1
+            rank = (len(built.task.patterns) >= 2, len(built.task.solution) >= self.config.long)
+            if best is None or rank > best[0]:
+                best = (rank, built.task, signature)
+            if not self.config.patterns or all(rank) or built_count >= self.config.combine:
+                break
+        if best is None:
+            return None
+        seen.add(best[2])
+        return best[1]
 
     def _patterned(
         self, walk: Walk, seed: int, index: int, rng: random.Random, rejected: dict[str, int]

@@ -217,6 +217,8 @@ class Walk:
             rule is kept, see :mod:`compoworld.tasks.patterns`), not as a record to use.
         named: Reads whose record the instruction names loosely, by a name rather than the value the
             step searches with (``{2: "Bill Turner"}``: the soft-matching pattern).
+        repeats: Steps that do again, for another record of a list, what earlier steps did for the
+            first (the batch pattern): the instruction asks for that work once, for every record.
     """
 
     steps: list[Step]
@@ -225,6 +227,7 @@ class Walk:
     trigger: str = ""
     told: frozenset[int] = frozenset()
     named: dict[int, str] = field(default_factory=dict)
+    repeats: frozenset[int] = frozenset()
 
     @property
     def services(self) -> list[str]:

@@ -16,6 +16,7 @@ decoy last, so it imitates a record the final walk acts on):
 * :mod:`~compoworld.tasks.patterns.exclusion`: ``exclusion`` (records on hold, closed or opted out are skipped);
 * :mod:`~compoworld.tasks.patterns.conversion`: ``conversion`` (an amount in another currency, days in working days);
 * :mod:`~compoworld.tasks.patterns.crossref`: ``crossref`` (a stale copy of a person's value; the source of truth has another);
+* :mod:`~compoworld.tasks.patterns.batch`: ``batch`` (the same work on every record a lookup finds);
 * :mod:`~compoworld.tasks.patterns.decoys`: ``decoys`` (a near-duplicate record).
 """
 
@@ -41,6 +42,7 @@ from compoworld.tasks.patterns.base import (
     with_argument,
     written_record,
 )
+from compoworld.tasks.patterns.batch import plant_batch
 from compoworld.tasks.patterns.conversion import plant_conversion, plant_currency, plant_working_days
 from compoworld.tasks.patterns.crossref import Crossref, find_crossrefs, plant_crossref
 from compoworld.tasks.patterns.decoys import Decoy, near_duplicate, near_duplicate_email, plant_decoy, plant_decoys
@@ -69,6 +71,7 @@ __all__ = [
     "near_duplicate_email",
     "not_made_with",
     "plant_aggregation",
+    "plant_batch",
     "plant_conversion",
     "plant_crossref",
     "plant_currency",
@@ -92,6 +95,7 @@ PLANTERS: tuple[tuple[tuple[str, ...], Planter], ...] = (
     (("exclusion",), plant_exclusion),
     (("conversion",), plant_conversion),
     (("crossref",), plant_crossref),
+    (("batch",), plant_batch),
     (("decoys",), plant_decoys),
 )
 """Each planter with the pattern names it makes, in the order they are applied."""

@@ -55,7 +55,8 @@ class Shortcut:
         name: What the corner is: ``ignore_policy`` (never read the rule: keep the stated or default
             choice, skip the lookups), ``every_match`` (act on every record that looks right: the decoy
             too), ``first_match`` (take the first row that matches the first condition), ``stale_row``
-            (follow a row a newer one replaced), ``skip_lookup`` (act without the check a rule asks for).
+            (follow a row a newer one replaced), ``skip_lookup`` (act without the check a rule asks for),
+            ``only_one`` (do the work of a batch for the first record only).
         drop: Solution steps the shortcut skips.
         choice: ``(step, argument, value)``: the value the shortcut passes instead (None: leaves it out).
         also: ``(id, other id)``: every call that names the first is made on the second as well.
@@ -192,7 +193,7 @@ def insert_steps(walk: Walk, at: int, steps: Sequence[Step]) -> Walk:
     """The walk with ``steps`` inserted before its step ``at``; later steps' references follow them.
 
     The inserted steps' own provenance must already name steps by their new indices; steps the
-    walk's notes tell (``walk.told``) keep being told.
+    walk's notes tell (``walk.told``), name (``walk.named``) or repeat (``walk.repeats``) stay so.
     """
     by = len(steps)
 
@@ -212,7 +213,8 @@ def insert_steps(walk: Walk, at: int, steps: Sequence[Step]) -> Walk:
 
     new = [*walk.steps[:at], *steps, *(shifted(s) for s in walk.steps[at:])]
     named = {move(k): v for k, v in walk.named.items()}
-    return replace(walk, steps=new, told=frozenset(move(k) for k in walk.told), named=named)
+    told = frozenset(move(k) for k in walk.told)
+    return replace(walk, steps=new, told=told, named=named, repeats=frozenset(move(k) for k in walk.repeats))
 
 
 def value_at(result: Any, path: str) -> Any:

@@ -482,13 +482,27 @@ def _plant(world: World, walk: Walk, ref: Crossref, rng: random.Random) -> Part 
         phrase=f"the {_noun(world, walk.steps[k])}'s {field_label(normalise_path(ref.found[1]))}",
     )
     j = ref.step
-    retold = _retold(walk, ref, new, j)
+    # Before the reads that find where the write goes (the channel a post goes to): they belong to the write.
+    at = j
+    tools = world.catalog.tools
+    while (
+        at - 1 > k
+        and not tools[walk.steps[at - 1].tool].writes
+        and tools[walk.steps[at - 1].tool].service == (tools[walk.steps[j].tool].service)
+    ):
+        at -= 1
+    retold = _retold(walk, ref, new, at)
     if retold is None:
         return None
     value, prov, stale = retold
     if _told_elsewhere(world, walk, ref):
         return None
-    inserted = insert_steps(walk, j, [lookup])
+    # The text's other facts found at or after the lookup's place move with the steps that found them.
+    if prov.kind == "compose":
+        parts = tuple((m + 1 if m >= at and (m, p) != (at, ref.path) else m, p) for m, p in prov.parts)
+        counted = prov.step + 1 if prov.step is not None and prov.step >= at else prov.step
+        prov = replace(prov, parts=parts, step=counted)
+    inserted = insert_steps(walk, at, [lookup])
     steps = list(inserted.steps)
     steps[j + 1] = with_argument(steps[j + 1], ref.argument, value, prov)
     spec = world.tables[ref.table].spec
@@ -510,8 +524,8 @@ def _plant(world: World, walk: Walk, ref: Crossref, rng: random.Random) -> Part 
     return Part(
         names=("crossref",),
         walk=replace(inserted, steps=steps, setup=[literal_step(update_tool, args, res.result), *walk.setup]),
-        inserted=(j,),
+        inserted=(at,),
         negatives=[guard],
         notes=[rng.choice(_NOTES).format(Source=who[:1].upper() + who[1:], source=who, what=what)],
-        shortcuts=[Shortcut("skip_lookup", drop=(j,), choice=(j + 1, ref.argument, stale))],
+        shortcuts=[Shortcut("skip_lookup", drop=(at,), choice=(j + 1, ref.argument, stale))],
     )

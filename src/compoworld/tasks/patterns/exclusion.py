@@ -42,7 +42,19 @@ from compoworld.tasks.transforms import count_items, list_items, pick_item
 from compoworld.tasks.walk import Provenance, Step, Walk, produced_values
 from compoworld.world.world import World
 
-__all__ = ["EXCLUDED", "Count", "Site", "excluded_state", "find_counts", "find_sites", "plant_exclusion"]
+__all__ = [
+    "EXCLUDED",
+    "Count",
+    "Site",
+    "copy_calls",
+    "copy_record",
+    "excluded_state",
+    "find_counts",
+    "find_sites",
+    "person_of",
+    "plant_exclusion",
+    "world_pool",
+]
 
 EXCLUDED = re.compile(
     r"clos|cancel|archiv|inactiv|deactivat|suspend|hold|paus|opt_?out|opted|unsubscri|do_not|block|expir|void|"
@@ -100,8 +112,11 @@ def excluded_state(field: str, value: Any) -> str | None:
     return None
 
 
-def find_sites(world: World, walk: Walk) -> list[Site]:
+def find_sites(world: World, walk: Walk, *, refs: bool = False) -> list[Site]:
     """Reads of the walk (after its first step) whose one-item list holds the world record a later write acts on.
+
+    With ``refs``, a write that acts on a record the item refers to (a vote's article, by ``article_id``)
+    counts as acting on it too.
 
     Every later use of the record must take one of its own fields (its id for the write); a message
     fact or a derived value taken from it would no longer be one record's.
@@ -139,7 +154,7 @@ def find_sites(world: World, walk: Walk) -> list[Site]:
                     uses.append((j, name, prov.field.removeprefix(prefix)))
                 else:
                     fits = False
-        acts = any(f == "id" and tools[walk.steps[j].tool].writes for j, _, f in uses)
+        acts = any((f == "id" or (refs and f.endswith("_id"))) and tools[walk.steps[j].tool].writes for j, _, f in uses)
         if fits and acts:
             sites.append(Site(k, key, spec.table, record_id, tuple(uses)))
     return sites
@@ -175,7 +190,7 @@ def _params(world: World, tool: str) -> dict[str, Any]:
     return props
 
 
-def _copy_calls(
+def copy_calls(
     world: World, graph: ToolGraph, table: str, original: dict[str, Any], person: dict[str, str] | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
     """Create calls that may make a copy of a record: its own values where a create tool takes them.
@@ -215,7 +230,7 @@ def _owned(name: str) -> bool:
     return any(w in name for w in ("owner", "assignee", "assigned", "agent", "manager", "approver"))
 
 
-def _person(world: World, graph: ToolGraph, walk: Walk, k: int) -> dict[str, str]:
+def person_of(world: World, graph: ToolGraph, walk: Walk, k: int) -> dict[str, str]:
     """What the walk found about the person or company step ``k`` looks records up by, by semantic type."""
     found: dict[str, str] = {}
     for prov in walk.steps[k].provenance.values():
@@ -244,7 +259,7 @@ def _movers(world: World, graph: ToolGraph, table: str) -> list[tuple[str, str, 
         props = _params(world, name)
         settable = [p for p in props if p != id_param and p in spec.model.model_fields and _is_state(p)]
         # What else the move asks for (a reason, a date, who did it) is drawn as a walk draws a value.
-        gen = ArgumentGenerator(world, _pool(world, graph), tool.service, random.Random(name), fresh=False)
+        gen = ArgumentGenerator(world, world_pool(world, graph), tool.service, random.Random(name), fresh=False)
         extra = {
             p: gen.value(props[p], tool.parameters_schema, name=p, resource=spec.qualified)
             for p in sorted(set(tool.required) - {id_param})
@@ -257,7 +272,7 @@ def _movers(world: World, graph: ToolGraph, table: str) -> list[tuple[str, str, 
     return out
 
 
-def _pool(world: World, graph: ToolGraph) -> ValuePool:
+def world_pool(world: World, graph: ToolGraph) -> ValuePool:
     """The world's values for the other arguments a move asks for, built once per graph."""
     key = f"exclusion_pool:{world.seed}:{world.version}"
     pool: ValuePool | None = graph.cache.get(key)
@@ -482,7 +497,7 @@ def _plant_count(world: World, graph: ToolGraph, walk: Walk, rng: random.Random,
     ids = {r.get("id") for r in records}
     copies = [
         (s.tool, s.arguments) for s in walk.setup if isinstance(s.result, dict) and s.result.get("id") in ids
-    ] + _copy_calls(world, graph, spec.table, records[-1])
+    ] + copy_calls(world, graph, spec.table, records[-1])
     # The excluded state is found on a first copy.
     first = _copy_plain(before, spec.table, copies)
     if first is None:
@@ -578,8 +593,8 @@ def _plant(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, site:
     """The pattern on one site (see :func:`plant_exclusion`)."""
     table = world.tables[site.table]
     original = table.records[site.record_id]
-    person = _person(world, graph, walk, site.step)
-    copies = _copy_calls(world, graph, site.table, original.model_dump(mode="json"), person)
+    person = person_of(world, graph, walk, site.step)
+    copies = copy_calls(world, graph, site.table, original.model_dump(mode="json"), person)
     if not copies:
         return None
     episode = Episode(world)
@@ -618,7 +633,7 @@ def _with(
     made: str | None = None
     for n in range(2 if second else 1):
         last = n == (1 if second else 0)
-        copy = _copy(world, graph, episode, site, copies, exclusion, original, excluded=not last)
+        copy = copy_record(world, graph, episode, site, copies, original, None if last else exclusion)
         if copy is None:
             if last:
                 return None
@@ -686,18 +701,29 @@ def _with(
     return Part(names=("exclusion",), walk=made_again, negatives=negatives, notes=[note], shortcuts=shortcuts)
 
 
-def _copy(
+def copy_record(
     world: World,
     graph: ToolGraph,
     episode: Episode,
     site: Site,
     copies: list[tuple[str, dict[str, Any]]],
-    exclusion: _Exclusion,
     original: Any,
-    *,
-    excluded: bool,
+    exclusion: _Exclusion | None = None,
 ) -> tuple[str, list[Step]] | None:
-    """A copy of the record made on the episode, in the original's state or the excluded one: its id and calls."""
+    """A copy of a site's record made on the episode: its id and the calls that made it.
+
+    Args:
+        world: The world.
+        graph: Its dependency graph.
+        episode: Where the copy is made (left as it was when none can be).
+        site: The read whose record is copied.
+        copies: Create calls that may make a copy (:func:`copy_calls`), tried in order.
+        original: The record copied.
+        exclusion: Moves that put the copy in a state to skip; None: it is brought to the original's state.
+
+    Returns:
+        The copy's id and calls, or None when no call makes one in the state wanted.
+    """
     for tool, args in copies:
         snap = episode.snapshot()
         res = episode.call(tool, args)
@@ -709,7 +735,7 @@ def _copy(
             continue
         copy_id = made[0]
         steps = [literal_step(tool, args, res.result)]
-        if excluded:
+        if exclusion is not None:
             moved = exclusion.apply(episode, copy_id)
             if moved is None:
                 episode.restore(snap)
