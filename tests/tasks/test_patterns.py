@@ -161,6 +161,10 @@ def test_synth_applies_the_patterns_asked_for_and_counts_them(tmp_path: Path) ->
     assert res.exit_code == 0, res.output
     stats = json.loads((out / "stats.json").read_text())
     tasks = [Task.model_validate_json(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
+    # Patterned walks are drawn longer unless lengths are given.
+    settings = json.loads((out / "progress.json").read_text())["settings"]
+    assert (settings["min_length"], settings["max_length"]) == (6, 10)
+    assert all(len(t.solution) >= 6 for t in tasks)
     counted = {n: sum(n in t.patterns for t in tasks) for n in PATTERNS}
     assert stats["patterns_histogram"] == {n: c for n, c in counted.items() if c} and counted["decoys"]
     kinds = stats["audit"]["criteria_kinds"]
@@ -175,6 +179,17 @@ def test_synth_applies_the_patterns_asked_for_and_counts_them(tmp_path: Path) ->
     # A run made with patterns resumes only with the same patterns.
     other = runner.invoke(app, ["synth", "--tasks", "13", "--out", str(out), *services])
     assert other.exit_code != 0 and "patterns" in other.output
+
+
+def test_synth_lengths_given_win_over_the_patterned_defaults(tmp_path: Path) -> None:
+    services = [a for s in SERVICES for a in ("--service", s)]
+    for given, wanted in ((["--max-length", "5"], (5, 5)), (["--min-length", "4"], (4, 10)), ([], (3, 6))):
+        out = tmp_path / str(len(list(tmp_path.iterdir())))
+        patterned = ["--patterns", "all"] if given else []
+        res = runner.invoke(app, ["synth", "--tasks", "2", "--out", str(out), *patterned, *given, *services])
+        assert res.exit_code == 0, res.output
+        settings = json.loads((out / "progress.json").read_text())["settings"]
+        assert (settings["min_length"], settings["max_length"]) == wanted, given
 
 
 POLICY_SERVICES = ["sheets", "crm", "livechat", "oncall", "servicedesk", "teamchat", "helpdesk", "mail", "tracker"]

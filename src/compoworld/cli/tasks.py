@@ -47,8 +47,13 @@ def synth(
         "out/tasks"
     ),
     world_seed: Annotated[int, typer.Option("--world-seed", help="World seed.")] = 0,
-    min_length: Annotated[int, typer.Option(help="Fewest steps per task before its closing message.")] = 3,
-    max_length: Annotated[int, typer.Option(help="Most steps per task.")] = 6,
+    min_length: Annotated[
+        int | None,
+        typer.Option(help="Fewest steps per task, its closing message included [default: 3; 6 with --patterns]."),
+    ] = None,
+    max_length: Annotated[
+        int | None, typer.Option(help="Most steps per task [default: 6; 10 with --patterns].")
+    ] = None,
     min_services: Annotated[int, typer.Option(help="Fewest services per task.")] = 2,
     max_services: Annotated[int, typer.Option(help="Most services per task.")] = 4,
     fan_in: Annotated[
@@ -85,11 +90,13 @@ def synth(
     With --llm-base-url and --llm-model, instructions are rephrased by that endpoint and each rewrite is
     kept only if it passes every gate again.
     """
+    chosen = _patterns(patterns)
+    min_length, max_length = _lengths(min_length, max_length, bool(chosen))
     if not (1 <= min_length <= max_length) or not (1 <= min_services <= max_services):
         err.print("[red]need 1 <= min-length <= max-length and 1 <= min-services <= max-services[/red]")
         raise typer.Exit(2)
     config = _synth_config(min_length, max_length, min_services, max_services, fan_in, open_world, distractors)
-    config = dataclasses.replace(config, patterns=_patterns(patterns))
+    config = dataclasses.replace(config, patterns=chosen)
     rewriter = _rewriter(llm_base_url, llm_model)
     stats = _synthesize(out, tasks, seed, world_seed, config, service, rewriter, skip_bad_lines)
     if stats["skipped_lines_this_run"]:
@@ -102,6 +109,17 @@ def synth(
     console.print(f"rejected: {stats['rejected']}")
     if stats["kept"] < tasks:
         raise typer.Exit(1)
+
+
+def _lengths(min_length: int | None, max_length: int | None, patterned: bool) -> tuple[int, int]:
+    """The walk lengths asked for, the defaults filled in: longer walks when patterns are applied."""
+    from compoworld.tasks.synthesis import PATTERNED_WALK
+    from compoworld.tasks.walk import WalkConfig
+
+    default = PATTERNED_WALK if patterned else WalkConfig()
+    # One bound given: the other default gives way to it rather than contradict it.
+    low = min(default.min_length, max_length or default.min_length) if min_length is None else min_length
+    return low, max(default.max_length, low) if max_length is None else max_length
 
 
 def _synth_config(

@@ -34,10 +34,20 @@ from compoworld.world.world import World
 
 __all__ = [
     "BY_PATTERN",
+    "PATTERNED_WALK",
     "SynthConfig",
     "Synthesizer",
     "TaskBuild",
 ]
+
+
+PATTERNED_WALK = WalkConfig(min_length=6, max_length=10)
+"""Walk constraints for synthesis with patterns (``synth --patterns``) unless lengths are given.
+
+Work that is hard in several ways is long as well: real cross-application workflows take tens of
+calls. A walk of three to six steps leaves the patterns' lookups most of a task; six to ten steps
+(about eight drawn, since walks seldom find ten plausible steps) make the scenario itself longer.
+"""
 
 
 @dataclass(frozen=True, slots=True)
