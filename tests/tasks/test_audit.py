@@ -82,6 +82,26 @@ def test_a_record_pairing_one_persons_name_with_anothers_email_is_an_identity_mi
     assert "'Zzyzx Qwerty' is nobody in the world" in metric.examples[0][1]
 
 
+def test_a_persons_value_the_setup_wrote_is_not_judged_against_the_world(small_world: World) -> None:
+    # A source of truth updated in the setup (the crossref pattern): the person's name there is new to the world.
+    listed = Episode(small_world).call("crm__list_contacts", {})
+    assert listed.ok, listed.error
+    emails = {c["email"]: c["id"] for c in listed.result["items"]}
+    a = next(p for p in _contacts(small_world) if p.email in emails)
+    renamed = {"contact_id": emails[a.email], "last_name": "Qwerty"}
+    lead = (
+        "crm__create_lead",
+        {"first_name": a.first_name, "last_name": "Qwerty", "email": a.email, "company": "Acme"},
+        {},
+    )
+    plain = _task(small_world, [lead], GOAL)
+    setup = plain.model_copy(
+        update={"setup": [SolutionStep(tool="crm__update_contact", arguments=renamed, provenance={})]}
+    )
+    assert audit_tasks(small_world, [plain]).metrics["identity_consistency"].total == 1
+    assert audit_tasks(small_world, [setup]).metrics["identity_consistency"].total == 0
+
+
 def test_a_message_greeting_someone_else_than_its_addressee_is_an_identity_miss(small_world: World) -> None:
     a, b = _contacts(small_world)[:2]
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from compoworld import World
+from compoworld import Catalog, World
 from compoworld.engine.episode import Episode
+from compoworld.tasks.actions import action_of
 from compoworld.tasks.criteria import (
     NEGATIVE_KINDS,
     AnswerCriterion,
     CountCriterion,
     MessageCriterion,
     NoCollateralCriterion,
+    NotSentCriterion,
     StateCriterion,
     TransitionCriterion,
     check_criteria,
@@ -30,8 +34,10 @@ from compoworld.tasks.derive import (
     state_criteria,
     transition_criteria,
 )
+from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.replay import WalkReplay, replay_walk
+from compoworld.tasks.replay import WalkReplay, apply_setup, replay_walk
+from compoworld.tasks.synthesis import SynthConfig, Synthesizer
 from compoworld.tasks.walk import Provenance, Step, Walk
 from tests.tasks.handmade import (
     CONTACT,
@@ -231,27 +237,46 @@ def test_no_collateral_allows_exactly_what_the_oracle_added_and_touched(crm_worl
     assert c.added == {"crm.activities": 1} and c.touched == {"crm.contacts": [CONTACT]}
 
 
+def test_collateral_is_checked_per_service_the_work_is_in_and_once_for_the_others(
+    crm_world: World, graph: ToolGraph
+) -> None:
+    walk = log_call_walk(crm_world)
+    derived = derive_criteria(crm_world, graph, walk)
+    assert derived is not None
+    checks = [c for c in derived.criteria if isinstance(c, NoCollateralCriterion)]
+    assert [c.services for c in checks] == [[s] for s in walk.services] + [[]]
+    assert checks[-1].besides == walk.services and "any other service" in checks[-1].description
+    episode = Episode(crm_world)
+    base = episode.snapshot()
+    for step in walk.steps:
+        episode.call(step.tool, step.arguments)
+    assert all(v.passed for v in check_criteria(checks, episode, "", base))
+    # A stray record in a service the work is in breaks that service's check alone.
+    stray = {"first_name": "Stray", "last_name": "Lead", "email": "stray@example.org", "company": "Acme"}
+    assert episode.call("crm__create_lead", stray).ok
+    broken = [
+        c.services for c, v in zip(checks, check_criteria(checks, episode, "", base), strict=True) if not v.passed
+    ]
+    assert broken == [["crm"]]
+
+
 def test_derive_runs_the_stages_in_order_and_numbers_criteria_as_made(crm_world: World, graph: ToolGraph) -> None:
     walk = log_call_walk(crm_world)
     derived = derive_criteria(crm_world, graph, walk)
     assert derived is not None
     kinds = [(c.id, type(c)) for c in derived.criteria]
-    assert kinds == [
-        ("c0", StateCriterion),
-        ("c1", TransitionCriterion),
-        ("c2", StateCriterion),
-        ("c3", TransitionCriterion),
-        ("c4", AnswerCriterion),
-        ("c5", NoCollateralCriterion),
-        ("c6", CountCriterion),
-    ]
+    # One collateral check per service the walk works in, and one for every other service.
+    collateral = [NoCollateralCriterion] * (len(walk.services) + 1)
+    ordered = [StateCriterion, TransitionCriterion, StateCriterion, TransitionCriterion, AnswerCriterion]
+    assert kinds == [(f"c{i}", k) for i, k in enumerate([*ordered, *collateral, CountCriterion])]
     assert derived.episode.state_hash() == walk.episode.state_hash()
     # A walk ending in a write has no answer criterion.
     ends_writing = derive_criteria(crm_world, graph, deal_walk(crm_world))
     assert ends_writing is not None
     assert not any(isinstance(c, AnswerCriterion) for c in ends_writing.criteria)
     kinds = [type(c) for c in ends_writing.criteria]
-    assert NoCollateralCriterion in kinds and set(kinds[kinds.index(NoCollateralCriterion) + 1 :]) <= {CountCriterion}
+    assert NoCollateralCriterion in kinds
+    assert set(kinds[kinds.index(NoCollateralCriterion) + 1 :]) <= {NoCollateralCriterion, CountCriterion}
 
 
 def test_a_count_lock_allows_the_oracle_s_records_and_fails_a_duplicate(crm_world: World, graph: ToolGraph) -> None:
@@ -332,8 +357,9 @@ def test_a_sent_message_is_asked_for_by_the_record_keeping_its_text_not_by_the_t
     # The thread the send opened is asked for by what it took from the call, as any added record.
     (thread,) = [c for c in derived.criteria if isinstance(c, StateCriterion)]
     assert thread.table == "mail.threads" and thread.fields == {"mailbox_id": mailbox["id"], "subject": "Owner"}
-    (collateral,) = [c for c in derived.criteria if isinstance(c, NoCollateralCriterion)]
-    assert collateral.added == {"mail.messages": 1, "mail.threads": 1}
+    mail, others = [c for c in derived.criteria if isinstance(c, NoCollateralCriterion)]
+    assert (mail.services, mail.added) == (["mail"], {"mail.messages": 1, "mail.threads": 1})
+    assert (others.besides, others.added) == (["mail"], {})
 
 
 def test_a_record_made_beside_the_one_asked_for_needs_no_criterion_but_a_step_must_identify_one(world: World) -> None:
@@ -348,3 +374,28 @@ def test_a_record_made_beside_the_one_asked_for_needs_no_criterion_but_a_step_mu
     d, replay = _start(world, walk)
     with pytest.raises(Unverifiable):
         state_criteria(d, 0, Step(create[0], {}, {}, walk.steps[0].result), replay.diffs[0])
+
+
+def test_a_task_opening_with_an_opt_out_forbids_messaging_that_person() -> None:
+    world = World.build(Catalog.load(["dealflow", "storage", "mail", "transmail"]), seed=0)
+    synth = Synthesizer(world, config=SynthConfig())
+    tasks = [t for _, t, _ in synth.tasks(0, 6) if t is not None]
+    quiet = [(t, c) for t in tasks for c in t.criteria if isinstance(c, NotSentCriterion)]
+    assert quiet, "unsubscribes carried over to a CRM and a mailbox should open some of these tasks"
+    for task, c in quiet:
+        assert validate_task(world, task) is None, task.id
+        (name, address) = next(iter(c.fields.items()))
+        # The person the event is about, not someone else their record names (a deal's owner).
+        assert "asked not to be contacted" in c.description and address in task.instruction + json.dumps(task.given)
+        message = next(
+            s for s in task.solution if name in s.arguments and action_of(world.catalog.tools[s.tool]) == "message"
+        )
+        episode = Episode(world)
+        base = apply_setup(episode, task)
+        for step in task.solution:
+            episode.call(step.tool, step.arguments)
+        assert check_criteria([c], episode, "", base)[0].passed
+        value = message.arguments[name]
+        again = {**message.arguments, name: [address] if isinstance(value, list) else address}
+        assert episode.call(message.tool, again).ok
+        assert not check_criteria([c], episode, "", base)[0].passed, task.id

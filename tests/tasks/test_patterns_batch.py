@@ -1,16 +1,19 @@
-"""The batch pattern: the work the walk does on a record is done on every record its lookup finds."""
+"""The batch pattern: the work is done on every record a lookup finds, or that the opening event happened to."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from compoworld import Catalog, Episode, World
 from compoworld.tasks.actions import action_of
-from compoworld.tasks.criteria import CountCriterion, check_criteria
+from compoworld.tasks.criteria import CountCriterion, NotSentCriterion, check_criteria
 from compoworld.tasks.gates import validate_task
+from compoworld.tasks.messages import addressee
 from compoworld.tasks.patterns import Shortcut, shortcut_passes
 from compoworld.tasks.replay import apply_setup
-from compoworld.tasks.synthesis import SynthConfig, Synthesizer
+from compoworld.tasks.synthesis import PATTERNED_WALK, SynthConfig, Synthesizer
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.transforms import list_items
 
@@ -23,10 +26,24 @@ def world() -> World:
 
 
 @pytest.fixture(scope="module")
-def tasks(world: World) -> list[Task]:
-    synth = Synthesizer(world, config=SynthConfig(patterns=("batch",)))
-    found = [t for _, t, _ in synth.tasks(0, 30) if t is not None and "batch" in t.patterns]
+def batched(world: World) -> list[Task]:
+    synth = Synthesizer(world, config=SynthConfig(patterns=("batch",), walk=PATTERNED_WALK))
+    return [t for _, t, _ in synth.tasks(0, 80) if t is not None and "batch" in t.patterns]
+
+
+@pytest.fixture(scope="module")
+def tasks(batched: list[Task]) -> list[Task]:
+    """Tasks whose lookup lists several records, each worked on."""
+    found = [t for t in batched if _picked(t)]
     assert len(found) >= 3, "the batch pattern should fit several tasks of these services"
+    return found
+
+
+@pytest.fixture(scope="module")
+def several(batched: list[Task]) -> list[Task]:
+    """Tasks whose opening event happened to several records, the whole work done for each."""
+    found = [t for t in batched if not _picked(t)]
+    assert len(found) >= 3, "the event of several tasks of these services should fit other records too"
     return found
 
 
@@ -105,3 +122,61 @@ def test_synthesis_prefers_a_task_that_combines_patterns(world: World) -> None:
     thrice, n_thrice = combined(3)
     # Every index still gets a task; more of them are hard in two ways at once.
     assert n_once == n_thrice == 24 and thrice > once
+
+
+def test_an_event_on_several_records_gets_the_whole_work_done_for_each(world: World, several: list[Task]) -> None:
+    for task in several:
+        assert validate_task(world, task) is None, task.id
+        repeats = task.metadata["repeats"]
+        first = task.solution[0]
+        (key,) = first.arguments
+        # Each other record is looked up as the first one, by its own value, which the event's message names.
+        lookups = [j for j in repeats if task.solution[j].tool == first.tool]
+        values = [task.solution[j].arguments[key] for j in lookups]
+        assert lookups and first.arguments[key] not in values and len(set(values)) == len(values), task.id
+        assert all(f'"{v}"' in task.instruction for v in [first.arguments[key], *values]), task.instruction
+        # The same event was made on each of them before the agent starts.
+        assert sum(s.tool == task.setup[-1].tool for s in task.setup) >= 1 + len(values), task.id
+        assert not shortcut_passes(world, task, Shortcut("only_one", drop=tuple(repeats)))
+
+
+def test_each_record_s_people_are_written_to_by_their_own_name(several: list[Task]) -> None:
+    for task in several:
+        greeted: dict[str, set[str]] = {}
+        for step in task.solution:
+            bodies = [str(v) for n, v in step.arguments.items() if step.provenance[n]["kind"] == "compose"]
+            name = next((addressee(b) for b in bodies if addressee(b)), None)
+            if name is not None:
+                to = json.dumps(
+                    {
+                        n: v
+                        for n, v in step.arguments.items()
+                        if step.provenance[n].get("semantic") in ("email", "phone")
+                    }
+                )
+                greeted.setdefault(name, set()).add(to)
+        # A name greets one reader: the message about another record goes to that record's person, by name.
+        assert all(len(readers) == 1 for readers in greeted.values()), (task.id, greeted)
+
+
+def test_telling_one_record_s_findings_to_another_s_reader_breaks_a_negative(world: World, several: list[Task]) -> None:
+    leaks = [(t, c) for t in several for c in t.criteria if isinstance(c, NotSentCriterion) and c.contains]
+    assert leaks, "some task should message each record's own person"
+    for task, leak in leaks:
+        (name, address), (text, facts) = next(iter(leak.fields.items())), next(iter(leak.contains.items()))
+        # The message to that reader, with the other record's findings added to its text.
+        j = next(
+            j
+            for j, s in enumerate(task.solution)
+            if address
+            in (s.arguments.get(name) if isinstance(s.arguments.get(name), list) else [s.arguments.get(name)])
+        )
+        episode = Episode(world)
+        base = apply_setup(episode, task)
+        for i, step in enumerate(task.solution):
+            args = dict(step.arguments)
+            if i == j:
+                args[text] = f"{args[text]} Also: {facts[0]}."
+            assert episode.call(step.tool, args).ok
+        (verdict,) = check_criteria([leak], episode, task_answer(task), base)
+        assert not verdict.passed, (task.id, leak.description)

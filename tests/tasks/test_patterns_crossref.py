@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from compoworld import Catalog, Episode, World
-from compoworld.tasks.criteria import UnchangedCriterion, check_criteria
+from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, check_criteria
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.patterns import Shortcut, plant_crossref, shortcut_passes
 from compoworld.tasks.replay import apply_setup
@@ -92,6 +92,35 @@ def test_skipping_the_lookup_fails_the_task(world: World, tasks: list[Task]) -> 
         at_hand = written.replace(new, stale)
         assert shortcut_passes(world, task, Shortcut("none"))
         assert not shortcut_passes(world, task, Shortcut("skip_lookup", drop=(j,), choice=(w, name, at_hand)))
+
+
+def test_writing_or_telling_the_stale_value_breaks_a_negative_of_its_own(world: World, tasks: list[Task]) -> None:
+    checked = 0
+    for task in tasks:
+        _, w, name, new, stale, _, _ = _parts(world, task)
+        negatives = [
+            c
+            for c in task.criteria
+            if isinstance(c, NotSentCriterion) and (stale in c.contains.get(name, []) or c.fields.get(name) == stale)
+        ]
+        if stale.casefold() in new.casefold():
+            assert not negatives, task.id  # the current value tells the stale one: nothing to forbid
+            continue
+        if not negatives:
+            continue  # an update of a record there already: its transition criterion asks for the value
+        checked += 1
+        episode = Episode(world)
+        base = apply_setup(episode, task)
+        for i, step in enumerate(task.solution):
+            args = dict(step.arguments)
+            if i == w:
+                value = args[name]
+                args[name] = (
+                    [v.replace(new, stale) for v in value] if isinstance(value, list) else value.replace(new, stale)
+                )
+            episode.call(step.tool, args)
+        assert not any(v.passed for v in check_criteria(negatives, episode, task_answer(task), base)), task.id
+    assert checked, "some crossref task should message or create with the value"
 
 
 def test_bringing_the_source_of_truth_back_to_the_stale_copy_breaks_its_guard(world: World, tasks: list[Task]) -> None:

@@ -181,7 +181,7 @@ class CompoWorldEnv(_EnvBase[str, Any]):
         *,
         services: Sequence[str] | None = None,
         reward: RewardConfig | None = None,
-        max_turns: int = 20,
+        max_turns: int = 50,
         tool_listing: ToolListing = "compact",
         score_truncated: bool = True,
         render_mode: str | None = None,

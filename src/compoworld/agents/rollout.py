@@ -135,7 +135,8 @@ class RolloutConfig:
 
     group_size: int = 1
     concurrency: int = 8
-    max_turns: int = 20
+    # Patterned tasks take up to twenty-odd calls, and a discovery-mode agent searches before most of them.
+    max_turns: int = 50
     turn_timeout_s: float = 300.0
     seed: int = 0
     discovery: bool = False

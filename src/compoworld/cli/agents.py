@@ -31,7 +31,7 @@ def rollout(
     group_size: Annotated[int, typer.Option("--group-size", min=1, help="Rollouts per task.")] = 1,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Episodes in flight at once.")] = 8,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Worker processes of in-process models.")] = 1,
-    max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Assistant turns per episode.")] = 20,
+    max_turns: Annotated[int, typer.Option("--max-turns", min=1, help="Assistant turns per episode.")] = 50,
     turn_timeout: Annotated[float, typer.Option("--turn-timeout", help="Seconds per policy turn.")] = 300.0,
     limit: Annotated[int | None, typer.Option("--limit", help="Use only the first N tasks.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,

@@ -73,7 +73,7 @@ def synth(
             "books, or a due date in working days, converted with the world's exchange-rate or holiday service; "
             "crossref: a person's value the work copies is stale, the source of truth named by a rule holds "
             "another; softmatch: a person or company named loosely, found by search; batch: the same work on "
-            "every record a lookup finds; decoys: a near-duplicate of a record the task acts on, to be left alone).",
+            "several records, those the opening event happened to or those a lookup finds; decoys: a near-duplicate of a record the task acts on, to be left alone).",
         ),
     ] = "none",
     service: ServicesOpt = None,

@@ -9,7 +9,8 @@ a few examples of tasks that miss it:
   by e-mail or phone (the top-level arguments, or one nested object; of several
   e-mails, the one of the person the record is about), and of the messages that
   greet the person they are sent to by name, the share whose name and contact
-  belong to one person of the world;
+  belong to one person of the world (a name or contact the task's setup wrote,
+  a person's current value in their source of truth, is not judged);
 * ``role_fit``: of the links that carry a person's or company's value from a
   step's result into a later step's argument, the share whose roles fit (a
   customer's e-mail into a recipient, not a supplier field);
@@ -363,6 +364,7 @@ def audit_tasks(
         kinds = [action_of(t) for t in tools]
         repeats = set(task.metadata.get("repeats", ()))
         consulted = _consulted(task, tools)
+        planted = {v for call in task.setup for _, v in flatten(call.arguments) if isinstance(v, str)}
         changed = sent_fact = derived = False
         for j, (step, tool, kind) in enumerate(zip(task.solution, tools, kinds, strict=True)):
             if kind != "read":
@@ -372,6 +374,8 @@ def audit_tasks(
                 create.count += kind == "create"
                 changed = changed or kind in ("update", "transition")
                 for group in _identity_groups(step.arguments, _semantics(tool)):
+                    if planted & set(group.values()):
+                        continue  # a person's current value the setup wrote (a source of truth updated)
                     try:
                         wrong = people[id(task_world)].check(group)
                     except KeyError:

@@ -12,9 +12,11 @@ Criteria are data, not code, so a task can be re-verified anywhere. Four kinds
 * ``message``: a message record was added, to the right person, whose text
   carries each fact asked for (found upstream), whatever the rest of its wording;
 * ``answer``: the final answer mentions a value of the world;
-* ``no_collateral``: nothing was written outside the expected tables and records;
+* ``no_collateral``: nothing was written outside the expected tables and records (one criterion per
+  service the task works in, one for every other service);
 * ``unchanged``: a named world record (a decoy, a record on hold) was neither changed nor removed;
-* ``not_sent``: no message went to someone who must not get it;
+* ``not_sent``: no message went to someone who must not get it (or told them what they must not learn:
+  what was found for another customer);
 * ``count``: no more new records of a kind than asked for (a count lock: one reminder per customer,
   not two; one comment per ticket).
 
@@ -111,13 +113,26 @@ class AnswerCriterion(_Base):
 
 
 class NoCollateralCriterion(_Base):
-    """Nothing was written outside what the task asks for."""
+    """Nothing was written outside what the task asks for, in the services it covers.
+
+    A task's collateral is checked per service it works in, and once for every other service, so a
+    rollout that damages three services breaks three criteria, and a report tells which ones.
+    """
 
     kind: Literal["no_collateral"] = "no_collateral"
     added: dict[str, int] = Field(default_factory=dict, description="Most records each table may gain.")
     touched: dict[str, list[str]] = Field(
         default_factory=dict, description="World records each table may change or remove."
     )
+    services: list[str] = Field(
+        default_factory=list, description="Only the tables of these services are checked; empty: every service's."
+    )
+    besides: list[str] = Field(default_factory=list, description="The tables of these services are not checked.")
+
+    def covers(self, table: str) -> bool:
+        """Whether a table (``service.table``) is one this criterion checks."""
+        service = table.split(".", 1)[0]
+        return (not self.services or service in self.services) and service not in self.besides
 
 
 class UnchangedCriterion(_Base):
@@ -139,6 +154,11 @@ class NotSentCriterion(_Base):
     kind: Literal["not_sent"] = "not_sent"
     table: str = Field(description="The table of sent messages (or other new records), e.g. mail.messages.")
     fields: dict[str, Any] = Field(description="Values no new record may have, e.g. a message's recipient.")
+    contains: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="With it, only a record whose text carries one of these facts counts (case-insensitive): "
+        "what was found for one customer must not be told to another, e.g. {'body': ['INV-0042']}.",
+    )
 
 
 class CountCriterion(_Base):
@@ -245,6 +265,16 @@ def _carries(record: dict[str, Any], contains: dict[str, list[str]]) -> bool:
     return True
 
 
+def _carries_any(record: dict[str, Any], contains: dict[str, list[str]]) -> bool:
+    """Whether a record's text tells any one of the facts listed per field."""
+    for name, facts in contains.items():
+        value = record.get(name)
+        text = " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
+        if any(carries_fact(text, f) for f in facts):
+            return True
+    return False
+
+
 def _added_matching(c: StateCriterion | MessageCriterion, diff: StateDiff) -> list[dict[str, Any]]:
     td = diff.tables.get(c.table)
     found = [r for r in (td.added if td else []) if _matches(r, c.fields)]
@@ -288,6 +318,17 @@ def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: di
         if td is not None and any(u.id == c.record_id for u in td.updated):
             return False, f"{c.table} {c.record_id} was changed"
         return True, ""
+    if isinstance(c, NotSentCriterion) and c.contains:
+        td = diff.tables.get(c.table)
+        told = [
+            r
+            for r in (td.added if td else [])
+            if all(_contains(r.get(k), v) for k, v in c.fields.items()) and _carries_any(r, c.contains)
+        ]
+        return (
+            not told,
+            "" if not told else f"{len(told)} new record(s) in {c.table} with {c.fields} tell one of {c.contains}",
+        )
     if isinstance(c, NotSentCriterion | CountCriterion):
         sent = count_added(diff, c.table, c.fields)
         most = c.most if isinstance(c, CountCriterion) else 0
@@ -296,6 +337,8 @@ def _check_one(c: Any, episode: Episode, diff: StateDiff, answer: str, by_id: di
     assert isinstance(c, NoCollateralCriterion)
     problems = []
     for table, td in diff.tables.items():
+        if not c.covers(table):
+            continue
         if len(td.added) > c.added.get(table, 0):
             problems.append(f"{len(td.added)} record(s) added to {table}")
         allowed = set(c.touched.get(table, []))

@@ -14,9 +14,12 @@ and derives its criteria in stages, in this order:
    only the values that hold at the end (a later step may have changed them);
 4. when the last step only reads, :func:`answer_criterion`: the final answer
    reports a value it returns;
-5. :func:`no_collateral_criterion`: nothing else was created, changed or deleted;
+5. :func:`no_collateral_criteria`: nothing else was created, changed or deleted, in each service
+   the walk works in and in all the others (one criterion each);
 6. :func:`count_locks`: no more messages to a recipient, or records with a created record's
-   values, than the oracle made (a duplicate reminder breaks the lock, and nothing else).
+   values, than the oracle made (a duplicate reminder breaks the lock, and nothing else);
+7. :func:`opt_outs`: when the task opens with an unsubscribe or an opt-out, no message goes to
+   that person by any means the task's messages use.
 
 Criteria are numbered ``c0``, ``c1``, … as they are made, and depend on the
 criteria of the steps whose values they use. When a change cannot be pinned
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
@@ -38,6 +42,7 @@ from compoworld.tasks.criteria import (
     CountCriterion,
     MessageCriterion,
     NoCollateralCriterion,
+    NotSentCriterion,
     StateCriterion,
     TransitionCriterion,
     carries_fact,
@@ -46,6 +51,7 @@ from compoworld.tasks.criteria import (
 from compoworld.tasks.graph import ToolGraph
 from compoworld.tasks.render import field_label, render_value, reported_answer
 from compoworld.tasks.replay import replay_walk
+from compoworld.tasks.roles import sends
 from compoworld.tasks.transforms import apply_transform
 from compoworld.tasks.walk import WEAK, Provenance, Step, Walk, flatten
 from compoworld.world.world import World
@@ -60,7 +66,9 @@ __all__ = [
     "derive_criteria",
     "find_value",
     "is_new_id",
+    "no_collateral_criteria",
     "no_collateral_criterion",
+    "opt_outs",
     "settle_created",
     "settle_updated",
     "state_criteria",
@@ -516,27 +524,55 @@ def answer_criterion(d: Derivation, graph: ToolGraph, walk: Walk) -> AnswerCrite
     )
 
 
-def no_collateral_criterion(cid: str, final: StateDiff) -> NoCollateralCriterion:
+def no_collateral_criterion(
+    cid: str,
+    final: StateDiff,
+    *,
+    services: Sequence[str] = (),
+    besides: Sequence[str] = (),
+    where: str = "",
+) -> NoCollateralCriterion:
     """Stage 5: nothing was created, changed or deleted beyond what the oracle run did.
 
     Args:
         cid: The criterion's id.
         final: What the whole oracle run changed.
+        services: Only these services' tables are checked (none: every service's).
+        besides: These services' tables are not checked.
+        where: The services checked, in words, for the description (``" in Relay CRM"``).
 
     Returns:
-        The criterion: per table, how many records may be added and which world records touched.
+        The criterion: per table it checks, how many records may be added and which world records touched.
     """
-    touched: dict[str, list[str]] = {}
-    added: dict[str, int] = {}
-    for table, td in final.tables.items():
-        if td.added:
-            added[table] = len(td.added)
-        ids = sorted({c.id for c in td.updated} | {str(r["id"]) for r in td.removed})
-        if ids:
-            touched[table] = ids
-    return NoCollateralCriterion(
-        id=cid, description="nothing else was created, changed or deleted", added=added, touched=touched
+    c = NoCollateralCriterion(
+        id=cid,
+        description=f"nothing else was created, changed or deleted{where}",
+        services=list(services),
+        besides=list(besides),
     )
+    for table, td in final.tables.items():
+        if not c.covers(table):
+            continue
+        if td.added:
+            c.added[table] = len(td.added)
+        ids = sorted({ch.id for ch in td.updated} | {str(r["id"]) for r in td.removed})
+        if ids:
+            c.touched[table] = ids
+    return c
+
+
+def no_collateral_criteria(d: Derivation, final: StateDiff, services: Sequence[str]) -> None:
+    """Stage 5, per service: one criterion for each service the work is in, one for all the others.
+
+    Args:
+        d: The derivation (the criteria are appended to it).
+        final: What the whole oracle run changed.
+        services: The services the walk works in, in order.
+    """
+    titles = d.world.catalog.services
+    for service in services:
+        d.add(no_collateral_criterion(d.next_id(), final, services=[service], where=f" in {titles[service].title}"))
+    d.add(no_collateral_criterion(d.next_id(), final, besides=services, where=" in any other service"))
 
 
 def count_locks(d: Derivation, final: StateDiff) -> None:
@@ -574,6 +610,43 @@ def count_locks(d: Derivation, final: StateDiff) -> None:
         )
 
 
+def opt_outs(d: Derivation, walk: Walk) -> None:
+    """Stage 7: no message to someone who asked not to be contacted, by each means the work sends messages.
+
+    When the event the task opens with is an unsubscribe or an opt-out (:attr:`Walk.quiet`), the work
+    messages others; a message to the person themselves (a confirmation, a last offer) is what such a
+    request forbids. One criterion per table and recipient field the task's messages use.
+
+    Args:
+        d: The derivation (criteria are appended to it).
+        walk: The walk.
+    """
+    if not walk.quiet:
+        return
+    seen: set[str] = set()
+    for c in list(d.criteria):
+        if not isinstance(c, MessageCriterion):
+            continue
+        for name, sent_to in c.fields.items():
+            value = sent_to[0] if isinstance(sent_to, list) and sent_to else sent_to
+            if sends(name) or not isinstance(value, str) or not (value.startswith("+") or "@" in value):
+                continue  # a channel, a sender: not whom the message goes to
+            for address in sorted(q for q in walk.quiet if ("@" in q) == ("@" in value)):
+                key = canonical_json([c.table, name, address])
+                if key in seen:
+                    continue
+                seen.add(key)
+                noun = d.world.tables[c.table].spec.noun
+                d.add(
+                    NotSentCriterion(
+                        id=d.next_id(),
+                        description=f"no {noun} goes to {address}, who asked not to be contacted",
+                        table=c.table,
+                        fields={name: address},
+                    )
+                )
+
+
 def derive_criteria(world: World, graph: ToolGraph, walk: Walk) -> Derived | None:
     """Re-execute a walk on a fresh episode and derive its criteria, stage by stage.
 
@@ -598,6 +671,7 @@ def derive_criteria(world: World, graph: ToolGraph, walk: Walk) -> Derived | Non
             d.add(answer_criterion(d, graph, walk))
     except Unverifiable:
         return None
-    d.add(no_collateral_criterion(d.next_id(), replay.final))
+    no_collateral_criteria(d, replay.final, walk.services)
     count_locks(d, replay.final)
+    opt_outs(d, walk)
     return Derived(d.criteria, replay.episode)

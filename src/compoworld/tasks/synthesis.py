@@ -70,7 +70,7 @@ class SynthConfig:
     attempts: int = 60
     patterns: tuple[str, ...] = ()
     combine: int = 3
-    long: int = 8
+    long: int = 12
 
 
 @dataclass(slots=True)

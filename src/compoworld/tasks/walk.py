@@ -219,6 +219,8 @@ class Walk:
             step searches with (``{2: "Bill Turner"}``: the soft-matching pattern).
         repeats: Steps that do again, for another record of a list, what earlier steps did for the
             first (the batch pattern): the instruction asks for that work once, for every record.
+        quiet: The addresses and numbers of someone the trigger's event says is not to be contacted
+            any more (an unsubscribe, an opt-out): no message may go to them.
     """
 
     steps: list[Step]
@@ -228,6 +230,7 @@ class Walk:
     told: frozenset[int] = frozenset()
     named: dict[int, str] = field(default_factory=dict)
     repeats: frozenset[int] = frozenset()
+    quiet: frozenset[str] = frozenset()
 
     @property
     def services(self) -> list[str]:
@@ -826,6 +829,23 @@ class _Walker:
         if self.event is None or not silences(self.event):
             return set()
         return {str(p.value) for p in self.produced if p.step == 0 and p.semantic in ("email", "phone")}
+
+    def _quiet(self) -> frozenset[str]:
+        """The address and number of the person who asked not to be contacted: the trigger record's own.
+
+        Not every address the record holds (a deal's owner is no one who opted out): of its e-mails, the
+        one of the person it is about (:func:`~compoworld.tasks.roles.subject_email`), and likewise its phone.
+        """
+        silenced = self._silenced()
+        own: set[str] = set()
+        for semantic in ("email", "phone"):
+            held = {
+                p.path.rsplit(".", 1)[-1]: str(p.value) for p in self.produced if p.step == 0 and p.semantic == semantic
+            }
+            key = subject_email(sorted(held))
+            if key is not None and held[key] in silenced:
+                own.add(held[key])
+        return frozenset(own)
 
     def _body(
         self, args: dict[str, Any], ports: dict[str, Port], prov: dict[str, Provenance]
@@ -1438,7 +1458,7 @@ class _Walker:
         ):
             # One state move on a record of a small table, and nothing to tell: a guess could do it.
             return WalkResult(None, "too_short")
-        walk = Walk(self.steps, self.episode, self.setup, self.trigger)
+        walk = Walk(self.steps, self.episode, self.setup, self.trigger, quiet=self._quiet())
         if not any(self._tool(s.tool).writes for s in self.steps):
             return WalkResult(None, "no_write")
         if len(walk.services) < cfg.min_services:

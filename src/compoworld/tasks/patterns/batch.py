@@ -1,7 +1,14 @@
-"""Batch: the same work on every record a lookup finds, not only on the first.
+"""Batch: the same work on several records, not only on the first.
 
 Real requests are rarely about one record: "every open ticket of this customer gets the new owner",
-"each of her invoices is re-sent". A read of the walk that finds, in a one-item list, the record the
+"each of her invoices is re-sent", "two more people left today". Two forms, the first tried first:
+
+* the event the task opens with happened to one or two other records of its table as well
+  (:func:`plant_several`): each is named in the event's message, and every step that works on what
+  the first step found is done again for each, its messages going to that record's own people;
+* a read of the walk finds, in a one-item list, the record the later steps act on (below).
+
+A read of the walk that finds, in a one-item list, the record the
 later steps act on is where the pattern fits (the sites of :func:`~compoworld.tasks.patterns.exclusion.find_sites`):
 one to three more records like it are made in the setup, by the record's own service, in the same
 state and with titles of their own, so the list now finds them all; every step that works on the
@@ -11,28 +18,32 @@ taking its record from the list by the rule (:func:`~compoworld.tasks.transforms
 The instruction asks for the work once and says it goes for every record (the repeated steps are
 :attr:`~compoworld.tasks.walk.Walk.repeats`); the agent must see that the list holds several, and
 work through each, neither skipping one nor doing one twice. Each record's write has criteria of
-its own, and the derived count locks catch a duplicate. Shortcut the task must fail: ``only_one``
-(do the work for the record found first and stop).
+its own, and the derived count locks catch a duplicate. Shortcut the task must fail, in both forms:
+``only_one`` (do the work for the first record and stop).
 """
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
 from compoworld.engine.episode import Episode
 from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import ArgumentGenerator
-from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.patterns.base import Part, Shortcut, rerun, value_at
+from compoworld.tasks.criteria import NotSentCriterion, carries_fact
+from compoworld.tasks.graph import ToolGraph, label, render_value
+from compoworld.tasks.messages import addressee
+from compoworld.tasks.patterns.base import Negative, Part, Shortcut, rerun, value_at, written_record
 from compoworld.tasks.patterns.exclusion import Site, copy_calls, copy_record, find_sites, person_of, world_pool
 from compoworld.tasks.render import source_phrase
 from compoworld.tasks.transforms import apply_transform, list_items
-from compoworld.tasks.walk import Provenance, Step, Walk
+from compoworld.tasks.walk import Provenance, Step, Walk, flatten
 from compoworld.world.world import World
 
-__all__ = ["closure", "find_batch_sites", "plant_batch"]
+__all__ = ["closure", "find_batch_sites", "plant_batch", "plant_several"]
 
 # Fields of a copy drawn afresh, so that each record reads as its own (a ticket's subject, a task's title).
 _OWN = frozenset({"subject", "title", "summary", "name", "description", "body", "notes", "message"})
@@ -40,6 +51,8 @@ _OWN = frozenset({"subject", "title", "summary", "name", "description", "body", 
 _WHOM = frozenset({"email", "phone"})
 # How many more records the list finds, drawn.
 _MORE = (2, 2, 3, 3)
+# How many other records the trigger's event happened to as well, drawn.
+_SEVERAL = (1, 1, 2)
 
 
 def closure(walk: Walk, site: Site) -> list[int]:
@@ -188,6 +201,10 @@ def plant_batch(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, 
         The part, or None when no read of the walk fits, no copy of its record can be made, or the
         work no longer goes through on the copies.
     """
+    # The event happened to several records: the whole work again, the likelier the longer it is.
+    several = plant_several(world, graph, walk, rng)
+    if several is not None:
+        return several
     sites = find_batch_sites(world, walk)
     rng.shuffle(sites)
     for site in sites[:2]:
@@ -195,6 +212,227 @@ def plant_batch(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, 
         if part is not None:
             return part
     return None
+
+
+def plant_several(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) -> Part | None:
+    """The event the walk opens with happened to another record too: the whole work is done for each.
+
+    An offboarding rarely comes one leaver at a time; a price change hits several listings. Another
+    record of the trigger's table, found by the same lookup with its own value and named in the
+    event's message, gets the same event in the setup; every step that works on what the first
+    step found is done again for it (:attr:`~compoworld.tasks.walk.Walk.repeats`), each message
+    going to that record's own people. Steps that need nothing of the record (finding the mailbox
+    the messages go out from) are done once.
+
+    Args:
+        world: The world.
+        graph: Its dependency graph.
+        walk: The walk so far.
+        rng: Draws the other record and the wording.
+
+    Returns:
+        The part, or None when the walk has no event, no other record can take it, or the work does
+        not go through for it (a literal value of the work names the first record's people).
+    """
+    if not walk.trigger or not walk.setup or walk.repeats or 0 in walk.told or 0 in walk.named:
+        return None
+    first = walk.steps[0]
+    given = [(n, v) for n, v in first.arguments.items() if first.provenance[n].kind == "given"]
+    if len(given) != 1 or len(first.arguments) != 1 or not isinstance(given[0][1], str):
+        return None
+    key, event = given[0][0], walk.setup[-1]
+    items = list_items(first.result)
+    found = items[0] if items is not None and len(items) == 1 else first.result
+    record_id = found.get("id") if isinstance(found, dict) else None
+    table = next((t for t, tab in world.tables.items() if record_id in tab.records), None)
+    holder = [n for n, v in event.arguments.items() if v == record_id]
+    if table is None or len(holder) != 1:
+        return None
+    chain = [0, *closure(walk, Site(0, "", table, str(record_id), tuple(_uses_of(walk, 0))))]
+    if any(j in walk.told or j in walk.named for j in chain):
+        return None
+    # Values about the first record's people: a value stated for the work that names them cannot go for the other record.
+    about = {v for j in chain for _, v in flatten(walk.steps[j].result) if _names(v)}
+    literals = [
+        str(v)
+        for j in chain[1:]
+        for n, v in walk.steps[j].arguments.items()
+        if walk.steps[j].provenance[n].kind in ("literal", "given")
+    ]
+    # A literal sharing a name's word with them ("Kovacs Consulting" for Rafael Kovacs) is theirs as well.
+    words = {w for a in about for w in re.findall(r"[A-Z][\w'-]{3,}", a)}
+    if any(a in lit for lit in literals for a in about) or any(
+        set(re.findall(r"[\w'-]+", lit)) & words for lit in literals
+    ):
+        return None
+    used = json.dumps([s.arguments for s in walk.steps] + [s.result for s in walk.steps])
+    rows = world.tables[table].records
+    counts: dict[Any, int] = {}
+    for rec in rows.values():
+        v = getattr(rec, key, None)
+        counts[v] = counts.get(v, 0) + 1
+    others = [r for r in rows.values() if isinstance(getattr(r, key, None), str) and counts[getattr(r, key)] == 1]
+    others = [r for r in others if r.id != record_id and json.dumps(getattr(r, key))[1:-1] not in used]
+    rng.shuffle(others)
+    wanted = rng.choice(_SEVERAL)
+    taken: list[tuple[str, str]] = []
+    part = None
+    for other in others[:6]:
+        # One record at a time: a record the work does not go through for is passed over.
+        tried = _several(
+            world, walk, rng, chain, key, [*taken, (str(getattr(other, key)), str(other.id))], holder[0], table
+        )
+        if tried is not None:
+            part = tried
+            taken.append((str(getattr(other, key)), str(other.id)))
+            if len(taken) == wanted:
+                break
+    return part
+
+
+def _uses_of(walk: Walk, k: int) -> list[tuple[int, str, str]]:
+    """The arguments of later steps that take a value step ``k`` found: ``(step, name, field)``."""
+    return [
+        (j, name, str(p.field))
+        for j, later in enumerate(walk.steps)
+        for name, p in later.provenance.items()
+        if k in p.sources
+    ]
+
+
+def _several(
+    world: World,
+    walk: Walk,
+    rng: random.Random,
+    chain: list[int],
+    key: str,
+    others: list[tuple[str, str]],
+    holder: str,
+    table: str,
+) -> Part | None:
+    """The walk's work done again for other records (``(value, id)``), their events made in the setup.
+
+    See :func:`plant_several`.
+    """
+    event = walk.setup[-1]
+    episode = Episode(world)
+    if not all(episode.call(s.tool, s.arguments).ok for s in walk.setup):
+        return None
+    setup = list(walk.setup)
+    for _, other_id in others:
+        args = {**event.arguments, holder: other_id}
+        snap = episode.snapshot()
+        fired = episode.call(event.tool, args)
+        if not fired.ok or not any(c.id == other_id for td in episode.diff(snap).tables.values() for c in td.updated):
+            return None
+        setup.append(Step(event.tool, args, {n: Provenance("literal") for n in args}, fired.result))
+    steps = list(walk.steps)
+    origin: dict[int, int] = {}
+    lookups: list[int] = []
+    for value, _ in others:
+        moved: dict[int, int] = {}
+        for j in chain:
+            moved[j] = len(steps)
+            provenance = {
+                n: replace(
+                    p,
+                    step=moved.get(p.step, p.step) if p.step is not None else None,
+                    parts=tuple((moved.get(k, k), f) for k, f in p.parts),
+                )
+                for n, p in walk.steps[j].provenance.items()
+            }
+            arguments = {**walk.steps[j].arguments, key: value} if j == 0 else walk.steps[j].arguments
+            steps.append(replace(walk.steps[j], arguments=arguments, provenance=provenance, result=None))
+            origin[len(steps) - 1] = j
+        lookups.append(moved[0])
+    made = _made(world, replace(walk, steps=steps, setup=setup), origin, walk, readers=True)
+    if made is None:
+        return None
+    # Each other record's lookup must find it alone, as the first step found the first one.
+    for k, (_, other_id) in zip(lookups, others, strict=True):
+        again = list_items(made.steps[k].result)
+        found = again[0] if again is not None and len(again) == 1 else made.steps[k].result
+        if not isinstance(found, dict) or found.get("id") != other_id:
+            return None
+    new = rerun(world, replace(made, repeats=frozenset(origin)))
+    if new is None:
+        return None
+    noun = world.tables[table].spec.noun
+    subject = " and ".join(f"the {noun} with {label(key)} {render_value(value)}" for value, _ in others)
+    also = rng.choice(
+        (
+            f" The same happened to {subject}.",
+            f" So did {subject}.",
+            f" {subject[:1].upper()}{subject[1:]} changed the same way.",
+        )
+    )
+    each = "Each of the two" if len(others) == 1 else "Each of them"
+    note = rng.choice(
+        (
+            "Do all of this for each of them, one after the other.",
+            f"{each} needs the same handling: work through them one by one.",
+            "Handle each the same way, with its own records.",
+        )
+    )
+    return Part(
+        names=("batch",),
+        walk=replace(new, trigger=walk.trigger + also),
+        negatives=_no_leaks(world, new, origin),
+        notes=[note],
+        shortcuts=[Shortcut("only_one", drop=tuple(sorted(origin)))],
+    )
+
+
+def _told(step: Step, name: str, steps: list[Step]) -> list[str]:
+    """The facts a message text of a step tells: the values its parts were found as."""
+    prov = step.provenance[name]
+    facts = [value_at(steps[k].result, path) for k, path in prov.parts]
+    if prov.transform and prov.step is not None:
+        facts.append(
+            apply_transform(prov.transform, value_at(steps[prov.step].result, prov.field or ""), dict(prov.params))
+        )
+    return [str(f) for f in facts if isinstance(f, str | int) and not isinstance(f, bool)]
+
+
+def _no_leaks(world: World, walk: Walk, origin: dict[int, int]) -> list[Negative]:
+    """What one record's people must not be told: the facts found for another record, where its message goes to others.
+
+    A message about one customer's account sent to another customer is a leak, whatever else it gets
+    right; each repeated message to another reader than its original's gets a criterion both ways.
+    """
+    out: list[Negative] = []
+    for j, j0 in sorted(origin.items()):
+        step, was = walk.steps[j], walk.steps[j0]
+        spec = written_record(world, step.tool)
+        if spec is None or action_of(world.catalog.tools[step.tool]) != "message":
+            continue
+        fields = spec.model.model_fields
+        whom = [n for n, p in step.provenance.items() if p.kind != "compose" and p.semantic in _WHOM and n in fields]
+        texts = [n for n, p in step.provenance.items() if p.kind == "compose" and n in fields]
+        if not whom or not texts or all(step.arguments[n] == was.arguments[n] for n in whom):
+            continue
+        for reader, mine in ((step, was), (was, step)):
+            # The other record's facts its own message tells and this reader's does not.
+            facts = {
+                n: [f for f in _told(mine, n, walk.steps) if not carries_fact(str(reader.arguments[n]), f)]
+                for n in texts
+            }
+            facts = {n: sorted(set(f)) for n, f in facts.items() if f}
+            address = reader.arguments[whom[0]]
+            address = address[0] if isinstance(address, list) and len(address) == 1 else address
+            if not facts or not isinstance(address, str):
+                continue
+            told = ", ".join(f for fs in facts.values() for f in fs)
+            out.append(
+                NotSentCriterion(
+                    id="",
+                    description=f"no {spec.noun} to {address} tells what was found for another record ({told})",
+                    table=spec.table,
+                    fields={whom[0]: address},
+                    contains=facts,
+                )
+            )
+    return out
 
 
 def _plant(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, site: Site) -> Part | None:
@@ -288,11 +526,13 @@ def _plant(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, site:
     )
 
 
-def _made(world: World, walk: Walk, origin: dict[int, int], was: Walk) -> Walk | None:
+def _made(world: World, walk: Walk, origin: dict[int, int], was: Walk, *, readers: bool = False) -> Walk | None:
     """The walk executed after its setup, each argument made again from what its sources find now.
 
     A repeated step's message text tells, in place of each fact its original told, the same fact
     found now for the repeat's record (``origin`` maps each repeated step to the step it repeats).
+    With ``readers``, a repeated message may go to another reader than its original (each changed
+    record's own person), greeted by their own name; without, it must go to the same one.
     """
     episode = Episode(world)
     if not all(episode.call(s.tool, s.arguments).ok for s in walk.setup):
@@ -312,16 +552,74 @@ def _made(world: World, walk: Walk, origin: dict[int, int], was: Walk) -> Walk |
                     old, now = value_at(was.steps[k0].result, path), value_at(results[k], path)
                     if isinstance(old, str) and isinstance(now, str):
                         text = text.replace(old, now)
+                first = was.steps[origin[j]].provenance[name]
+                if prov.transform and prov.step is not None and first.step is not None:
+                    # A fact derived from what a step found (how many tickets someone has), for this record.
+                    told = apply_transform(
+                        prov.transform, value_at(was.steps[first.step].result, prov.field or ""), dict(prov.params)
+                    )
+                    now = apply_transform(
+                        prov.transform, value_at(results[prov.step], prov.field or ""), dict(prov.params)
+                    )
+                    text = _told_again(text, told, now)
             args[name] = text
         if j in origin and any(
             args[n] != steps[origin[j]].arguments.get(n)
             for n, p in step.provenance.items()
             if p.kind != "compose" and p.semantic in _WHOM
         ):
-            return None  # a message text is worded for its reader (a greeting): the same reader for every record
+            # A message text is worded for its reader (a greeting): another reader is greeted by name.
+            greeted = _greeted(step, args, origin, was, results) if readers else None
+            if greeted is None:
+                return None
+            args = greeted
         res = episode.call(step.tool, args)
         if not res.ok:
             return None
         results.append(res.result)
         steps.append(replace(step, arguments=args, result=res.result))
     return replace(walk, steps=steps, episode=episode)
+
+
+def _told_again(text: str, told: Any, now: Any) -> str:
+    """A text that told one derived value (a count) telling another in its place."""
+    if told is None or now is None or str(told) == str(now):
+        return text
+    return re.sub(rf"(?<![\w.]){re.escape(str(told))}(?![\w.])", str(now), text, count=1)
+
+
+def _greeted(
+    step: Step, args: dict[str, Any], origin: dict[int, int], was: Walk, results: list[Any]
+) -> dict[str, Any] | None:
+    """A repeated message's arguments greeting its own reader, or None when their name is not found.
+
+    The original greets its reader by a first name the walk found (a contact's name); the repeat's
+    reader is greeted by the name found at the same place for the repeat's record.
+    """
+    out = dict(args)
+    moved = {k0: k for k, k0 in origin.items() if k < len(results)}
+    for name, prov in step.provenance.items():
+        if prov.kind != "compose":
+            continue
+        text = str(args[name])
+        old = addressee(text)
+        if old is None:
+            continue
+        new = None
+        for k0, k in moved.items():
+            for path, value in flatten(was.steps[k0].result):
+                if isinstance(value, str) and value.split(" ")[0] == old and path.rsplit(".", 1)[-1].endswith("name"):
+                    found = value_at(results[k], path)
+                    new = found.split(" ")[0] if isinstance(found, str) and found else None
+                    break
+            if new is not None:
+                break
+        if new is None:
+            return None
+        out[name] = text.replace(old, new, 1)
+    return out
+
+
+def _names(value: Any) -> bool:
+    """Whether a found value may name someone or something (a person, company, address or title), not a status."""
+    return isinstance(value, str) and len(value) >= 4 and (" " in value or "@" in value or value[:1].isupper())

@@ -32,13 +32,15 @@ from typing import Any
 from compoworld.engine.entities import Person
 from compoworld.engine.episode import Episode
 from compoworld.tasks.actions import action_of
-from compoworld.tasks.criteria import UnchangedCriterion
+from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, carries_fact
 from compoworld.tasks.graph import ToolGraph, field_label, normalise_path
 from compoworld.tasks.patterns.base import (
+    Negative,
     Part,
     Shortcut,
     insert_steps,
     literal_step,
+    not_made_with,
     rerun,
     value_at,
     with_argument,
@@ -521,11 +523,37 @@ def _plant(world: World, walk: Walk, ref: Crossref, rng: random.Random) -> Part 
         record_id=ref.record_id,
         why=f"the source of truth for {what}",
     )
+    # The stale value must not reach the record the work writes (nor be told in its text), unless the
+    # current one holds it ("Delta Analytics" inside "Delta Analytics International").
+    stale_too: list[Negative] = []
+    if not carries_fact(new, ref.value):
+        why = f"the stale copy outside {where} has it"
+        stale_too = (
+            _not_told(world, steps[j + 1].tool, ref.argument, ref.value, where)
+            if prov.kind == "compose"
+            else not_made_with(world, steps[j + 1].tool, ref.argument, [ref.value], why)
+        )
     return Part(
         names=("crossref",),
         walk=replace(inserted, steps=steps, setup=[literal_step(update_tool, args, res.result), *walk.setup]),
         inserted=(at,),
-        negatives=[guard],
+        negatives=[guard, *stale_too],
         notes=[rng.choice(_NOTES).format(Source=who[:1].upper() + who[1:], source=who, what=what)],
         shortcuts=[Shortcut("skip_lookup", drop=(at,), choice=(j + 1, ref.argument, stale))],
     )
+
+
+def _not_told(world: World, tool: str, name: str, stale: str, source: str) -> list[Negative]:
+    """No message tells the stale value in its text (``name``): the source of truth holds another."""
+    spec = written_record(world, tool)
+    if spec is None or name not in spec.model.model_fields:
+        return []
+    return [
+        NotSentCriterion(
+            id="",
+            description=f"no {spec.noun} tells the stale {stale!r}: {source} holds the current value",
+            table=spec.table,
+            fields={},
+            contains={name: [stale]},
+        )
+    ]
