@@ -135,6 +135,7 @@ def test_an_event_on_several_records_gets_the_whole_work_done_for_each(world: Wo
         values = [task.solution[j].arguments[key] for j in lookups]
         assert lookups and first.arguments[key] not in values and len(set(values)) == len(values), task.id
         assert all(f'"{v}"' in task.instruction for v in [first.arguments[key], *values]), task.instruction
+        assert set(values) <= set(task.given.values()), task.given
         # The same event was made on each of them before the agent starts.
         assert sum(s.tool == task.setup[-1].tool for s in task.setup) >= 1 + len(values), task.id
         assert not shortcut_passes(world, task, Shortcut("only_one", drop=tuple(repeats)))

@@ -74,9 +74,9 @@ def given_facts(walk: Walk) -> dict[str, Any]:
     """The facts an instruction states, by label (numbered by step when a label repeats)."""
     given: dict[str, Any] = {}
     for j, step in enumerate(walk.steps):
-        if j in walk.repeats:
-            continue  # the same facts, for another record of a batch
         for name, prov in step.provenance.items():
+            if j in walk.repeats and step.arguments[name] in given.values():
+                continue  # the same fact, for another record of a batch
             if prov.kind == "given":
                 key = label(name)
                 given[key if key not in given else f"{key} ({j + 1})"] = step.arguments[name]

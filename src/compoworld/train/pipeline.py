@@ -28,7 +28,7 @@ from compoworld.agents.rollout import RolloutConfig, run_rollouts
 from compoworld.engine.jsonl import write_json_atomic
 from compoworld.tasks.patterns import PATTERNS
 from compoworld.tasks.rewards import RewardConfig
-from compoworld.tasks.synthesis import SynthConfig
+from compoworld.tasks.synthesis import PATTERNED_WALK, SynthConfig
 from compoworld.tasks.taskset import read_tasks, synthesize
 from compoworld.train.export import export_rl, export_sft
 from compoworld.train.report import write_report
@@ -145,8 +145,9 @@ def _synthesize(
         count=total,
         seed=config.seed,
         world_seed=config.world_seed,
-        # Every difficulty pattern where it fits: the job shows how agents fare on traps and rules too.
-        config=SynthConfig(patterns=PATTERNS),
+        # Every difficulty pattern where it fits, on walks as long as `synth --patterns` draws: the job
+        # shows how agents fare on traps, rules and long work too.
+        config=SynthConfig(patterns=PATTERNS, walk=PATTERNED_WALK),
         services=services,
     )
     if stats["kept"] < total:

@@ -215,9 +215,9 @@ def plant_batch(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, 
 
 
 def plant_several(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) -> Part | None:
-    """The event the walk opens with happened to another record too: the whole work is done for each.
+    """The event the walk opens with happened to one or two other records too: the whole work is done for each.
 
-    An offboarding rarely comes one leaver at a time; a price change hits several listings. Another
+    An offboarding rarely comes one leaver at a time; a price change hits several listings. Each other
     record of the trigger's table, found by the same lookup with its own value and named in the
     event's message, gets the same event in the setup; every step that works on what the first
     step found is done again for it (:attr:`~compoworld.tasks.walk.Walk.repeats`), each message
