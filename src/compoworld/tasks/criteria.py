@@ -256,23 +256,18 @@ def count_added(diff: StateDiff, table: str, fields: dict[str, Any]) -> int:
     return sum(1 for r in (td.added if td else []) if all(_contains(r.get(k), v) for k, v in fields.items()))
 
 
+def _text(record: dict[str, Any], name: str) -> str:
+    value = record.get(name)
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
+
+
 def _carries(record: dict[str, Any], contains: dict[str, list[str]]) -> bool:
-    for name, facts in contains.items():
-        value = record.get(name)
-        text = " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
-        if not all(carries_fact(text, f) for f in facts):
-            return False
-    return True
+    return all(carries_fact(_text(record, name), f) for name, facts in contains.items() for f in facts)
 
 
 def _carries_any(record: dict[str, Any], contains: dict[str, list[str]]) -> bool:
     """Whether a record's text tells any one of the facts listed per field."""
-    for name, facts in contains.items():
-        value = record.get(name)
-        text = " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
-        if any(carries_fact(text, f) for f in facts):
-            return True
-    return False
+    return any(carries_fact(_text(record, name), f) for name, facts in contains.items() for f in facts)
 
 
 def _added_matching(c: StateCriterion | MessageCriterion, diff: StateDiff) -> list[dict[str, Any]]:

@@ -837,6 +837,8 @@ class _Walker:
         one of the person it is about (:func:`~compoworld.tasks.roles.subject_email`), and likewise its phone.
         """
         silenced = self._silenced()
+        if not silenced:
+            return frozenset()  # most events ask nothing of the kind: no walk pays for the lookup
         own: set[str] = set()
         for semantic in ("email", "phone"):
             held = {

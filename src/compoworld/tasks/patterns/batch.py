@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -267,10 +268,7 @@ def plant_several(world: World, graph: ToolGraph, walk: Walk, rng: random.Random
         return None
     used = json.dumps([s.arguments for s in walk.steps] + [s.result for s in walk.steps])
     rows = world.tables[table].records
-    counts: dict[Any, int] = {}
-    for rec in rows.values():
-        v = getattr(rec, key, None)
-        counts[v] = counts.get(v, 0) + 1
+    counts = Counter(getattr(rec, key, None) for rec in rows.values())
     others = [r for r in rows.values() if isinstance(getattr(r, key, None), str) and counts[getattr(r, key)] == 1]
     others = [r for r in others if r.id != record_id and json.dumps(getattr(r, key))[1:-1] not in used]
     rng.shuffle(others)
@@ -288,6 +286,15 @@ def plant_several(world: World, graph: ToolGraph, walk: Walk, rng: random.Random
             if len(taken) == wanted:
                 break
     return part
+
+
+def _moved(prov: Provenance, moved: dict[int, int]) -> Provenance:
+    """A repeated step's provenance: the steps it took values from, as repeated for the same record."""
+    return replace(
+        prov,
+        step=moved.get(prov.step, prov.step) if prov.step is not None else None,
+        parts=tuple((moved.get(k, k), f) for k, f in prov.parts),
+    )
 
 
 def _uses_of(walk: Walk, k: int) -> list[tuple[int, str, str]]:
@@ -333,14 +340,7 @@ def _several(
         moved: dict[int, int] = {}
         for j in chain:
             moved[j] = len(steps)
-            provenance = {
-                n: replace(
-                    p,
-                    step=moved.get(p.step, p.step) if p.step is not None else None,
-                    parts=tuple((moved.get(k, k), f) for k, f in p.parts),
-                )
-                for n, p in walk.steps[j].provenance.items()
-            }
+            provenance = {n: _moved(p, moved) for n, p in walk.steps[j].provenance.items()}
             arguments = {**walk.steps[j].arguments, key: value} if j == 0 else walk.steps[j].arguments
             steps.append(replace(walk.steps[j], arguments=arguments, provenance=provenance, result=None))
             origin[len(steps) - 1] = j
@@ -491,14 +491,7 @@ def _plant(world: World, graph: ToolGraph, walk: Walk, rng: random.Random, site:
             moved[j] = len(steps)
             provenance = {}
             for n, p in walk.steps[j].provenance.items():
-                if (j, n) in uses:
-                    provenance[n] = _picked(site, other, p)
-                else:
-                    provenance[n] = replace(
-                        p,
-                        step=moved.get(p.step, p.step) if p.step is not None else None,
-                        parts=tuple((moved.get(k, k), f) for k, f in p.parts),
-                    )
+                provenance[n] = _picked(site, other, p) if (j, n) in uses else _moved(p, moved)
             steps.append(replace(walk.steps[j], provenance=provenance, result=None))
             repeats.append(len(steps) - 1)
             origin[len(steps) - 1] = j
