@@ -138,6 +138,14 @@ class EpisodeState:
             self._recording = Recording()
         return self._recording
 
+    @property
+    def pristine(self) -> bool:
+        """Whether the state is still the world's own: nothing written, no counter drawn, the clock at its start.
+
+        A call's outcome on such a state depends on the call alone (and the episode's seed and world model).
+        """
+        return self.tick == 0 and not self._counters and not any(self._overlay.values())
+
     def snapshot(self) -> Snapshot:
         """Return a token of the current state (cost independent of world size)."""
         self._owned = set()

@@ -56,6 +56,7 @@ __all__ = [
     "carries_fact",
     "check_criteria",
     "count_added",
+    "criteria_hold",
 ]
 
 
@@ -376,3 +377,14 @@ def check_criteria(
             )
         )
     return out
+
+
+def criteria_hold(criteria: Sequence[Any], episode: Episode, answer: str = "", since: Snapshot | None = None) -> bool:
+    """Whether every criterion holds (as :func:`check_criteria` would find), stopping at the first that does not.
+
+    The validity gates ask this of every prefix of every solution, where the first criterion usually fails
+    already: no verdict is built.
+    """
+    diff = episode.diff(since)
+    by_id = {c.id: c for c in criteria}
+    return all(_check_one(c, episode, diff, answer, by_id)[0] for c in criteria)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from compoworld.engine.episode import Episode, Snapshot
-from compoworld.tasks.criteria import check_criteria
+from compoworld.tasks.criteria import criteria_hold
 from compoworld.tasks.replay import run_solution
 from compoworld.tasks.task import Task, provenance_fields, provenance_sources, task_answer
 from compoworld.tasks.walk import is_singleton
@@ -53,7 +53,7 @@ def is_dag(criteria: Sequence[Any]) -> bool:
 
 def passes(criteria: Sequence[Any], episode: Episode, answer: str = "", since: Snapshot | None = None) -> bool:
     """Whether an episode's state (and a final answer) passes every criterion, checked from ``since``."""
-    return all(v.passed for v in check_criteria(criteria, episode, answer, since))
+    return criteria_hold(criteria, episode, answer, since)
 
 
 def has_unused_step(world: World, task: Task) -> bool:

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from compoworld.engine.entities import Person
 from compoworld.engine.episode import Episode, StateDiff
 from compoworld.engine.errors import CatalogError
+from compoworld.engine.runtime import CallResult
+from compoworld.engine.state import canonical_json
 from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of, body_parameters, ends
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
@@ -117,6 +119,9 @@ _PLACES = frozenset({"mailbox", "channel", "admin", "app", "member", "sender", "
 
 # Flags that, set, end a record (a new team archived at once was made for nothing).
 _ENDING_FLAG = re.compile(r"archiv|disabl|suspend|clos|cancel|delet|lock|inactiv|trash|retir|block")
+
+# First-step reads kept per world (see _Walker._read): a few thousand cover the starts walks repeat.
+_FIRST_READS = 4096
 
 # Links that alone do not make a step depend on another: any date, amount or title could be a coincidence.
 WEAK = frozenset({"date", "datetime", "money.amount", "text.title"})
@@ -312,10 +317,15 @@ def _items(value: Any) -> list[Any]:
 def is_singleton(value: Any) -> bool:
     """Whether every list in ``value`` has at most one element (so each item is identified)."""
     if isinstance(value, dict):
-        return all(is_singleton(v) for v in value.values())
-    if isinstance(value, list):
-        return len(value) <= 1 and all(is_singleton(v) for v in value)
-    return True
+        inner: Any = value.values()
+    elif isinstance(value, list):
+        if len(value) > 1:
+            return False
+        inner = value
+    else:
+        return True
+    # Only containers are looked into: a record's many plain fields cost no call each.
+    return all(is_singleton(v) for v in inner if isinstance(v, dict | list))
 
 
 def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]:
@@ -326,39 +336,76 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
     """
     held = _BY_PATH.get(id(ports))
     if held is None or held[0] is not ports:
-        held = _BY_PATH[id(ports)] = (ports, {p.path: p.semantic for p in ports})
+        held = _BY_PATH[id(ports)] = (ports, _PortPaths.of(ports))
+    paths = held[1]
     out: list[Produced] = []
-    _typed(step, result, "", "", is_singleton(result), held[1], out)
+    # Whether lists are looked into matters only where some port lies inside one.
+    _typed(step, result, "", "", paths.in_lists and is_singleton(result), paths, out)
     return out
 
 
-# Semantic types by port path, per list of ports (a graph's ports are built once; the list is kept to
-# tell a reused id from the same list).
-_BY_PATH: dict[int, tuple[list[Port], dict[str, str]]] = {}
+@dataclass(frozen=True, slots=True)
+class _PortPaths:
+    """A tool's output ports as :func:`_typed` reads them.
 
-
-def _typed(
-    step: int, value: Any, path: str, norm: str, lists: bool, by_path: dict[str, str], out: list[Produced]
-) -> None:
-    """Append the typed, non-empty values under ``value`` (as :func:`flatten` orders them) to ``out``.
-
-    ``norm`` is ``path`` without list indices, as ports name it.
+    Attributes:
+        semantic: Semantic type by port path (list indices written ``[]``).
+        prefixes: Every leading part of a port path, as text: a value whose path begins none of them holds
+            no port, and is not looked into (a listing's records carry many fields no port names).
+        in_lists: Whether some port lies inside a list.
     """
+
+    semantic: dict[str, str]
+    prefixes: frozenset[str]
+    in_lists: bool
+
+    @classmethod
+    def of(cls, ports: list[Port]) -> _PortPaths:
+        return cls(
+            semantic={p.path: p.semantic for p in ports},
+            prefixes=frozenset(p.path[:i] for p in ports for i in range(1, len(p.path) + 1)),
+            in_lists=any("[]" in p.path for p in ports),
+        )
+
+
+# Port paths per list of ports (a graph's ports are built once; the list is kept to tell a reused id from
+# the same list).
+_BY_PATH: dict[int, tuple[list[Port], _PortPaths]] = {}
+
+
+def _typed(step: int, value: Any, path: str, norm: str, lists: bool, ports: _PortPaths, out: list[Produced]) -> None:
+    """Append the typed, non-empty values under ``value`` (a dict or a list, as :func:`flatten` orders them) to ``out``.
+
+    ``norm`` is ``path`` without list indices, as ports name it. Plain values are taken where they stand,
+    only containers are looked into.
+    """
+    semantic, prefixes = ports.semantic, ports.prefixes
     if isinstance(value, dict):
         if path and value:
-            sem = by_path.get(norm)
+            sem = semantic.get(norm)
             if sem is not None:
                 out.append(Produced(step, path, sem, value))
         for k, v in value.items():
-            _typed(step, v, f"{path}.{k}" if path else k, f"{norm}.{k}" if norm else k, lists, by_path, out)
+            inner = f"{norm}.{k}" if norm else k
+            if inner not in prefixes:
+                continue
+            where = f"{path}.{k}" if path else k
+            if isinstance(v, dict | list):
+                _typed(step, v, where, inner, lists, ports, out)
+            elif v is not None and v != "":
+                sem = semantic.get(inner)
+                if sem is not None:
+                    out.append(Produced(step, where, sem, v))
     elif isinstance(value, list):
-        if lists:
-            for i, v in enumerate(value):
-                _typed(step, v, f"{path}[{i}]", f"{norm}[]", lists, by_path, out)
-    elif path and value is not None and value != "":
-        sem = by_path.get(norm)
-        if sem is not None:
-            out.append(Produced(step, path, sem, value))
+        inner = f"{norm}[]"
+        if not lists or inner not in prefixes:
+            return
+        sem = semantic.get(inner)
+        for i, v in enumerate(value):
+            if isinstance(v, dict | list):
+                _typed(step, v, f"{path}[{i}]", inner, lists, ports, out)
+            elif sem is not None and v is not None and v != "":
+                out.append(Produced(step, f"{path}[{i}]", sem, v))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1116,11 +1163,19 @@ class _Walker:
         """Whether a resource's records are people's accounts or entries (they have their own e-mail or login).
 
         A tool that names no resource acts on someone when its name says so (``remove_team_member``).
+        Kept per graph: reactions are sorted by it for every walk, over hundreds of tools.
         """
-        spec = self.world.catalog.resources.get(resource) if resource else None
-        if spec is None:
-            return bool(_PEOPLE_WORDS.search(tool.split("__", 1)[-1])) if tool else False
-        return bool({"email", "login"} & set(spec.model.model_fields))
+        known: dict[tuple[str | None, str], bool] = self.graph.cache.setdefault("personal", {})
+        key = (resource, tool)
+        personal = known.get(key)
+        if personal is None:
+            spec = self.world.catalog.resources.get(resource) if resource else None
+            if spec is None:
+                personal = bool(_PEOPLE_WORDS.search(tool.split("__", 1)[-1])) if tool else False
+            else:
+                personal = bool({"email", "login"} & spec.model.model_fields.keys())
+            known[key] = personal
+        return personal
 
     def _reacted(self) -> int:
         """How many steps carried the event over (writes other than messages)."""
@@ -1178,19 +1233,24 @@ class _Walker:
             args, prov = filled
             if self.steps and not lookup and not self._anchored(prov):
                 continue
-            snap = self.episode.snapshot() if tool.writes else None
-            res = self.episode.call(name, args)
-            if not res.ok:
-                continue
-            if snap is not None:
+            index = len(self.steps)
+            found: Sequence[Produced]
+            if tool.writes:
+                snap = self.episode.snapshot()
+                res = self.episode.call(name, args)
+                if not res.ok:
+                    continue
                 change = self.episode.diff(snap)
                 # A write that changes nothing is no step of a task; one that undoes the task's work neither.
                 if not change.tables or self._undoes(tool, change):
                     self.episode.restore(snap)
                     continue
                 self._remember(change)
-            index = len(self.steps)
-            found = produced_values(index, res.result, self.graph.outputs[name])
+                found = produced_values(index, res.result, self.graph.outputs[name])
+            else:
+                res, found = self._read(tool, args, index)
+                if not res.ok:
+                    continue
             if not found and (first or not tool.writes):
                 continue  # a read that identifies nothing can start no chain, feed no step, answer nothing
             if lookup:
@@ -1201,6 +1261,30 @@ class _Walker:
             self.produced.extend(found)
             return True
         return False
+
+    def _read(self, tool: Tool, args: dict[str, Any], index: int) -> tuple[CallResult, Sequence[Produced]]:
+        """Run a read as step ``index``: its outcome, and the values it found.
+
+        A walk's first step reads the world's own state, so its outcome depends on the call alone; walks
+        often make the same one (the same start, given the same fact), so it is kept per world (the most
+        recent :data:`_FIRST_READS`). An open-world read is always asked: its answer goes into the episode's
+        recording.
+        """
+        if index or tool.annotations.open_world or not self.episode.pristine:
+            res = self.episode.call(tool.name, args)
+            return res, produced_values(index, res.result, self.graph.outputs[tool.name]) if res.ok else ()
+        memo: dict[tuple[str, str], tuple[CallResult, tuple[Produced, ...]]] = self.graph.cache.setdefault(
+            f"first_reads:{self.world.seed}:{self.world.version}", {}
+        )
+        key = (tool.name, canonical_json(args))
+        known = memo.pop(key, None)
+        if known is None:
+            res = self.episode.call(tool.name, args)
+            known = (res, tuple(produced_values(0, res.result, self.graph.outputs[tool.name])) if res.ok else ())
+            if len(memo) >= _FIRST_READS:
+                del memo[next(iter(memo))]  # the least recently used: each use moves a read to the end
+        memo[key] = known
+        return known
 
     def _anchored(self, prov: dict[str, Provenance]) -> bool:
         """Whether a step uses what the work is about: a value found from the first record on.

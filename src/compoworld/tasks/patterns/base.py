@@ -18,7 +18,7 @@ from compoworld.engine.episode import Episode
 from compoworld.engine.openworld import ReplayWorldModel
 from compoworld.engine.service import ResourceSpec
 from compoworld.tasks.actions import action_of
-from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, carries_fact, check_criteria
+from compoworld.tasks.criteria import NotSentCriterion, UnchangedCriterion, carries_fact, criteria_hold
 from compoworld.tasks.graph import ToolGraph, label
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.replay import apply_setup
@@ -101,7 +101,7 @@ def shortcut_passes(world: World, task: Task, shortcut: Shortcut) -> bool:
     base = apply_setup(episode, task)
     for tool, args in shortcut.calls([(s.tool, s.arguments) for s in task.solution]):
         episode.call(tool, args)
-    return all(v.passed for v in check_criteria(task.criteria, episode, task_answer(task), base))
+    return criteria_hold(task.criteria, episode, task_answer(task), base)
 
 
 @dataclass(frozen=True, slots=True)
