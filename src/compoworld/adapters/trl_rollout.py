@@ -92,6 +92,9 @@ class CompoWorldRolloutFunc:
         worlds: Where worlds come from (default: the process's shared cache).
         discovery: Tool discovery mode: the prompts show ``search_tools`` and ``call_tool``
             instead of each task's tools.
+        max_turn_tokens: Most tokens one assistant turn may take (None: what is left of the budget). A
+            turn still unfinished then ends the episode as ``length``: a CPU pays for every token of a
+            rambling turn, and a tool call takes a few dozen.
 
     Raises:
         ValueError: when two different tasks share an instruction (their prompts
@@ -112,9 +115,13 @@ class CompoWorldRolloutFunc:
         tool_detail: ToolDetail = "slim",
         worlds: WorldCache | None = None,
         discovery: bool = False,
+        max_turn_tokens: int | None = None,
     ) -> None:
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        if max_turn_tokens is not None and max_turn_tokens < 1:
+            raise ValueError(f"max_turn_tokens must be at least 1, got {max_turn_tokens}")
+        self.max_turn_tokens = max_turn_tokens
         if discovery:
             require_discovery()
         self.discovery = discovery
@@ -189,7 +196,10 @@ class CompoWorldRolloutFunc:
         active = list(episodes)
         while active:
             inputs = [e.prompt_ids + e.completion_ids for e in active]
-            outputs = _generate(model, tokenizer, config, inputs, [budget - len(e.completion_ids) for e in active])
+            room = [budget - len(e.completion_ids) for e in active]
+            if self.max_turn_tokens is not None:
+                room = [min(r, self.max_turn_tokens) for r in room]
+            outputs = _generate(model, tokenizer, config, inputs, room)
             running = []
             for episode, new in zip(active, outputs, strict=True):
                 if self._advance(episode, new, eos, tokenizer, budget):

@@ -3,7 +3,7 @@
 The commands live in one module per group (:mod:`~compoworld.cli.catalog`,
 :mod:`~compoworld.cli.tasks`, :mod:`~compoworld.cli.agents`,
 :mod:`~compoworld.cli.bench`, :mod:`~compoworld.cli.serve`,
-:mod:`~compoworld.cli.export`); what they share is in
+:mod:`~compoworld.cli.export`, :mod:`~compoworld.cli.train`); what they share is in
 :mod:`~compoworld.cli.common`.
 """
 
@@ -17,6 +17,7 @@ from compoworld.cli.catalog import call_tool, catalog_app, check, tour
 from compoworld.cli.export import export_app
 from compoworld.cli.serve import serve_app
 from compoworld.cli.tasks import audit, discovery_recall, graph_app, render_tasks, synth, verify
+from compoworld.cli.train import eval_app, experiment, train_app
 
 __all__ = ["app", "main"]
 
@@ -35,11 +36,14 @@ app.command("demo")(demo)
 app.command("rollout")(rollout)
 app.command("score")(score)
 app.command("report")(report)
+app.command("experiment")(experiment)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
 app.add_typer(graph_app, name="graph")
 app.add_typer(serve_app, name="serve")
 app.add_typer(export_app, name="export")
+app.add_typer(train_app, name="train")
+app.add_typer(eval_app, name="eval")
 
 
 def main() -> None:

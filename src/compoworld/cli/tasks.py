@@ -29,6 +29,7 @@ from compoworld.engine.errors import CatalogError
 
 if TYPE_CHECKING:
     from compoworld.agents.rewrite import InstructionRewriter
+    from compoworld.tasks.split import Split
     from compoworld.tasks.synthesis import SynthConfig
 
 __all__ = ["graph_app", "render_tasks", "synth", "verify"]
@@ -77,6 +78,20 @@ def synth(
         ),
     ] = "none",
     service: ServicesOpt = None,
+    split: Annotated[
+        str | None,
+        typer.Option(
+            "--split",
+            help="train: synthesize without the held-out services; eval: only tasks touching one, drawn from "
+            "indices 1,000,000 on (apart from training's with the same --seed).",
+        ),
+    ] = None,
+    holdout: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--holdout", help="With --split: a held-out service (repeatable; default: one in five, by name hash)."
+        ),
+    ] = None,
     llm_base_url: LLMBaseUrlOpt = None,
     llm_model: LLMModelOpt = None,
     skip_bad_lines: SkipBadLinesOpt = False,
@@ -98,7 +113,9 @@ def synth(
     config = _synth_config(min_length, max_length, min_services, max_services, fan_in, open_world, distractors)
     config = dataclasses.replace(config, patterns=chosen)
     rewriter = _rewriter(llm_base_url, llm_model)
-    stats = _synthesize(out, tasks, seed, world_seed, config, service, rewriter, skip_bad_lines)
+    stats = _synthesize(
+        out, tasks, seed, world_seed, config, service, rewriter, skip_bad_lines, _split(split, service, holdout)
+    )
     if stats["skipped_lines_this_run"]:
         err.print(
             f"[yellow]moved {stats['skipped_lines_this_run']} damaged line(s) to {escape(stats['bad_lines_file'])}; "
@@ -161,6 +178,22 @@ def _patterns(value: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def _split(name: str | None, services: list[str] | None, holdout: list[str] | None) -> Split | None:
+    """The split ``--split`` names; exit 2 saying what is wrong with it."""
+    from compoworld.tasks.split import Split
+
+    if name is None:
+        if holdout:
+            err.print("[red]--holdout needs --split train or --split eval[/red]")
+            raise typer.Exit(2)
+        return None
+    try:
+        return Split.make(name, services, holdout)
+    except (ValueError, CatalogError) as exc:
+        err.print(f"[red]--split:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+
+
 def _rewriter(base_url: str | None, model: str | None) -> InstructionRewriter | None:
     from compoworld.agents.rewrite import InstructionRewriter
 
@@ -181,6 +214,7 @@ def _synthesize(
     services: list[str] | None,
     rewriter: InstructionRewriter | None,
     skip_bad_lines: bool,
+    split: Split | None = None,
 ) -> dict[str, Any]:
     from rich.progress import Progress
 
@@ -204,6 +238,7 @@ def _synthesize(
                     progress=advance,
                     rewriter=rewriter,
                     skip_bad_lines=skip_bad_lines,
+                    split=split,
                 )
         except (CatalogError, ValueError) as exc:
             err.print(f"[red]synth failed:[/red] {escape(str(exc))}", soft_wrap=True)

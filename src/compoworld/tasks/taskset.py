@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from compoworld.engine.jsonl import append_line, error_summary, repair, scan, wr
 from compoworld.tasks.audit import AuditReport, audit_tasks
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.split import Split
 from compoworld.tasks.synthesis import BY_PATTERN, SynthConfig, Synthesizer
 from compoworld.tasks.task import Task, check_task_world, solution_signature
 from compoworld.world.world import World
@@ -47,6 +49,7 @@ __all__ = [
     "synthesize",
     "task_set_services",
     "verify_file",
+    "write_subset",
 ]
 
 MAX_INDEX_FACTOR = 5
@@ -144,6 +147,7 @@ def synthesis_settings(
     config: SynthConfig,
     services: list[str] | None,
     rewriter: Rewriter | None,
+    split: Split | None = None,
 ) -> dict[str, Any]:
     """The settings that determine which tasks a synthesis writes (recorded in ``progress.json``).
 
@@ -160,6 +164,7 @@ def synthesis_settings(
         "rewrite_model": None if rewriter is None else str(getattr(rewriter, "model", type(rewriter).__name__)),
         # Named only when asked for, so that runs made before patterns existed still resume.
         **({"patterns": list(config.patterns)} if config.patterns else {}),
+        **(split.settings() if split else {}),
     }
 
 
@@ -198,6 +203,7 @@ def synthesize(
     progress: Callable[[int, int], None] | None = None,
     rewriter: Rewriter | None = None,
     skip_bad_lines: bool = False,
+    split: Split | None = None,
 ) -> dict[str, Any]:
     """Synthesize ``count`` tasks into ``out/tasks.jsonl`` (resuming if it exists) and write ``out/stats.json``.
 
@@ -225,6 +231,9 @@ def synthesize(
         rewriter: Rephrases instructions through an LLM, each re-checked by the gates
             (files are then no longer byte-identical between runs).
         skip_bad_lines: Move damaged lines of ``tasks.jsonl`` aside instead of refusing to resume.
+        split: One side of a training/evaluation split (:class:`~compoworld.tasks.split.Split`): training
+            leaves the held-out services out of the world; evaluation draws from indices
+            :data:`~compoworld.tasks.split.EVAL_START` on and keeps only tasks touching a held-out service.
 
     Returns:
         The statistics also written to ``stats.json``, plus ``tasks_per_s_this_run``,
@@ -240,7 +249,13 @@ def synthesize(
     tasks_path = out_dir / "tasks.jsonl"
     state_path = out_dir / "progress.json"
     config = config or SynthConfig()
-    settings = synthesis_settings(seed=seed, world_seed=world_seed, config=config, services=services, rewriter=rewriter)
+    settings = synthesis_settings(
+        seed=seed, world_seed=world_seed, config=config, services=services, rewriter=rewriter, split=split
+    )
+    start = split.start if split else 0
+    last = split.last_index(count, MAX_INDEX_FACTOR) if split else count * MAX_INDEX_FACTOR
+    if split:
+        services = split.services(services)
     state = _read_progress(state_path)
     if "settings" in state:
         _refuse_other_settings(out_dir, state["settings"], settings)
@@ -264,7 +279,7 @@ def synthesize(
     skipped = int(state.get("skipped_lines", 0)) + len(found.bad)
     seen = {solution_signature(t) for t in existing}
     rejected: Counter[str] = Counter(state.get("rejected", {}))
-    next_index = max([int(state.get("next_index", 0))] + [t.index + 1 for t in existing])
+    next_index = max([int(state.get("next_index", start))] + [t.index + 1 for t in existing])
     tasks = list(existing)
 
     def save(index: int) -> None:
@@ -279,10 +294,13 @@ def synthesize(
     made_now = 0
     with settled(), tasks_path.open("a") as fh:
         index = next_index
-        while len(tasks) < count and index < count * MAX_INDEX_FACTOR:
+        while len(tasks) < count and index < last:
             reasons: dict[str, int] = {}
             task = synth.task_at(seed, index, seen, reasons)
             rejected.update(reasons)
+            if task is not None and split is not None and not split.keeps(task):
+                rejected["split:no_holdout_service"] += 1
+                task = None
             if task is not None and rewriter is not None:
                 task = rewriter.rewrite(world, task)
             if task is not None:
@@ -301,6 +319,7 @@ def synthesize(
         "world_seed": world_seed,
         "world_version": world.version,
         "services": sorted(world.catalog.services) if services else None,
+        **(split.settings() if split else {}),
         "rejected": {k: v for k, v in sorted(rejected.items()) if not k.startswith(BY_PATTERN)},
         "pattern_rejections": _by_pattern(rejected),
         "length_histogram": dict(sorted(Counter(str(t.metadata["length"]) for t in tasks).items())),
@@ -444,3 +463,19 @@ def audit_file(path: str | Path, services: list[str] | None = None) -> AuditRepo
         return world
 
     return audit_tasks(world_of, tasks)
+
+
+def write_subset(tasks_dir: Path, out: Path, *, start: int, count: int) -> Path:
+    """Write tasks ``start .. start + count`` of the task set in ``tasks_dir`` as a task set of its own.
+
+    Its ``stats.json`` is the whole set's, so that readers rebuild the same world (its services).
+
+    Returns:
+        The new ``tasks.jsonl``.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = read_tasks(tasks_dir / "tasks.jsonl")[start : start + count]
+    path = out / "tasks.jsonl"
+    path.write_text("".join(t.model_dump_json() + "\n" for t in tasks))
+    shutil.copy(tasks_dir / "stats.json", out / "stats.json")
+    return path

