@@ -41,6 +41,23 @@ class ValuePool:
     ids: dict[str, list[str]] = field(default_factory=dict)
     by_field: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     """Short texts by (qualified resource, field name), and by (service, field name) over its resources."""
+    _fitting: dict[tuple[str, str, int, str | None], list[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def fitting(self, owner: str, name: str, max_len: int, pattern: str | None) -> list[str]:
+        """The texts of :attr:`by_field` under ``(owner, name)`` no longer than ``max_len`` that match ``pattern``.
+
+        Kept per request: walks fill the same parameters over and over, and a field holds up to a table's
+        sample of texts. The pool is not to be changed once asked.
+        """
+        key = (owner, name, max_len, pattern)
+        fits = self._fitting.get(key)
+        if fits is None:
+            same = self.by_field.get((owner, name), ())
+            fits = [v for v in same if len(v) <= max_len and (pattern is None or re.search(pattern, v))]
+            self._fitting[key] = fits
+        return fits
 
     @classmethod
     def from_world(cls, world: WorldState, per_table: int = 200) -> ValuePool:
@@ -145,10 +162,7 @@ class ArgumentGenerator:
             return self.rng.choice(ids) if ids else UNKNOWN_ID
         if name and s.get("type") == "string" and "format" not in s:
             # The resource's own field first; a tool that names no resource, any of its service's.
-            same = self.pool.by_field.get((resource or self.service, name))
-            max_len = int(s.get("maxLength", 10_000))
-            pattern = s.get("pattern")
-            fits = [v for v in same or () if len(v) <= max_len and (pattern is None or re.search(pattern, v))]
+            fits = self.pool.fitting(resource or self.service, name, int(s.get("maxLength", 10_000)), s.get("pattern"))
             if fits:
                 return self.rng.choice(fits)
         if isinstance(sem, str):

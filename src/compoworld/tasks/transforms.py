@@ -75,9 +75,20 @@ TRANSFORMS: dict[str, Transform] = {
 """Every transform, by name."""
 
 
+def _by_target() -> dict[str, tuple[Transform, ...]]:
+    by_target: dict[str, list[Transform]] = {}
+    for _, transform in sorted(TRANSFORMS.items()):
+        by_target.setdefault(transform.target, []).append(transform)
+    return {target: tuple(found) for target, found in by_target.items()}
+
+
+# The transforms by the semantic type they make, in name order: walks ask for every parameter they fill.
+_BY_TARGET = _by_target()
+
+
 def sources_for(target: str) -> list[Transform]:
     """The transforms that make a value of semantic type ``target``, in name order."""
-    return [t for _, t in sorted(TRANSFORMS.items()) if t.target == target]
+    return list(_BY_TARGET.get(target, ()))
 
 
 def draw_params(transform: Transform, rng: random.Random) -> dict[str, Any]:

@@ -12,6 +12,7 @@ measured from the state after the setup, so the event itself earns nothing.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 
 from compoworld.engine.episode import Episode, StateDiff
 from compoworld.engine.records import generated_fields
+from compoworld.engine.state import canonical_json
 from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
@@ -91,6 +93,7 @@ REACTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
 _UNDOING = ("un", "de", "dis", "re")
 
 
+@functools.cache  # few patterns, a catalog's tool names: every walk's event asks of the same ones
 def names_reaction(pattern: re.Pattern[str], action: str) -> bool:
     """Whether a tool's action name (``suspend_user``) is one of a reaction pattern's verbs, not its undoing.
 
@@ -222,6 +225,9 @@ def _watched_enums(tool: Tool) -> dict[str, list[Any]]:
     return out
 
 
+# Calls known to make no event kept per world (see fire_trigger): the oldest go first beyond this many.
+_FRUITLESS = 16384
+
 # Fields that only say when something changed (``state_changed_at``): no one is alerted to them.
 _STAMPS = ("_at", "_on", "_date", "_time")
 
@@ -311,15 +317,26 @@ def fire_trigger(
     tries = [t for t in tries if _may_move(world, episode, t[1], record_id)]
     tries.sort(key=lambda t: not t[0])  # stable: the draw's order within each kind
     every = every and len(tries) <= 12
+    # On the world's own state a call's outcome is the call's alone: one found to make no event is not made
+    # again (events are drawn from few values, so walks try the same ones on the same records often).
+    fruitless: dict[tuple[str, str], None] | None = (
+        graph.cache.setdefault(f"no_event_calls:{world.seed}:{world.version}:{episode.seed}", {})
+        if episode.pristine
+        else None
+    )
     for _, name, args in tries[:12]:
+        key = (name, canonical_json(args))
+        if fruitless is not None and key in fruitless:
+            continue
         snap = episode.snapshot()
         res = episode.call(name, args)
-        if not res.ok:
-            episode.restore(snap)
-            continue
-        found = _changes(world, episode.diff(snap))
+        found = _changes(world, episode.diff(snap)) if res.ok else None
         if found is None:
             episode.restore(snap)
+            if fruitless is not None:
+                if len(fruitless) >= _FRUITLESS:
+                    del fruitless[next(iter(fruitless))]  # the oldest
+                fruitless[key] = None
             continue
         return Fired(name, args, res.result, *found)
     if every:

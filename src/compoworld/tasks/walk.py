@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Literal
 
 from compoworld.engine.entities import Person
@@ -1079,11 +1080,14 @@ class _Walker:
                 (semantic,) = missing
                 # The read must use what the trigger's record holds (step() asks every step to be about it),
                 # in a parameter that takes whose it is: a customer's e-mail finds no employee's account.
-                finders = [n for n in self._lookups(semantic) if n not in self.used and self._can_find(n)]
+                # The first three do: step() tries no more.
+                finders = list(
+                    islice((n for n in self._lookups(semantic) if n not in self.used and self._can_find(n)), 3)
+                )
                 if not finders:
                     continue
                 tried += 1
-                if not self.step(finders[:3], find=True):
+                if not self.step(finders, find=True):
                     continue
                 if semantic not in {p.semantic for p in self.produced if p.step == len(self.steps) - 1}:
                     self._drop_last()
@@ -1115,36 +1119,48 @@ class _Walker:
             for p in self.graph.outputs[start]
         )
         facts = {s for s in have if not s.endswith(".id") and s not in WEAK and (about or s not in _PERSON_VALUES)}
-        needs = self._required_ids()
         found_by: dict[str, set[str]] = self.graph.cache.setdefault("found_by", {})
-        saved = self.reaction
         kinds: list[int] = []
-        try:
-            for kind, (_, pattern) in enumerate(REACTIONS):
-                self.reaction = pattern
-                for name in self._reaction_tools():
-                    tool = self.tools[name]
-                    if tool.service == src.service or (not about and self._personal(tool.resource, name)):
+        for kind, reactors in enumerate(self._reactors()):
+            for tool, personal, needs in reactors:
+                if tool.service == src.service or (not about and personal):
+                    continue
+                missing = needs - have
+                if len(missing) > 1:
+                    continue
+                if missing:
+                    (semantic,) = missing
+                    if semantic not in found_by:
+                        # What the reads that find such a record can be given, once per graph.
+                        found_by[semantic] = {p.semantic for n in self._lookups(semantic) for p in self.graph.inputs[n]}
+                    if not found_by[semantic] & facts:
                         continue
-                    missing = needs[name] - have
-                    if len(missing) > 1:
-                        continue
-                    if missing:
-                        (semantic,) = missing
-                        if semantic not in found_by:
-                            # What the reads that find such a record can be given, once per graph.
-                            found_by[semantic] = {
-                                p.semantic for n in self._lookups(semantic) for p in self.graph.inputs[n]
-                            }
-                        if not found_by[semantic] & facts:
-                            continue
-                    if self.prior.recipe_for(src, tool) is not None:
-                        kinds.append(kind)
-                        break
-        finally:
-            self.reaction = saved
+                if self.prior.recipe_for(src, tool) is not None:
+                    kinds.append(kind)
+                    break
         known[start] = tuple(kinds)
         return known[start]
+
+    def _reactors(self) -> list[list[tuple[Tool, bool, frozenset[str]]]]:
+        """Per kind of event (as REACTIONS orders them): the writes that react to it, once per graph.
+
+        With each, whether it acts on someone's account (:meth:`_personal`) and the ids it needs: what
+        :meth:`_kinds` asks of every reaction for every start.
+        """
+        table: list[list[tuple[Tool, bool, frozenset[str]]]] | None = self.graph.cache.get("reactors")
+        if table is None:
+            needs = self._required_ids()
+            saved = self.reaction
+            table = []
+            try:
+                for _, pattern in REACTIONS:
+                    self.reaction = pattern
+                    tools = [self.tools[n] for n in self._reaction_tools()]
+                    table.append([(t, self._personal(t.resource, t.name), needs[t.name]) for t in tools])
+            finally:
+                self.reaction = saved
+            self.graph.cache["reactors"] = table
+        return table
 
     def _about_someone(self) -> bool:
         """Whether the event happened to someone: their account, or a record of a customer, vendor or other outsider.
