@@ -32,7 +32,6 @@ from compoworld.train.bfcl import (
     require_bfcl,
     resolve_categories,
     run_bfcl,
-    wilson_interval,
 )
 from tests.agents_support import jsonl, require_training_stack
 
@@ -129,17 +128,6 @@ class AnswerKey(Policy):
                 args = {k: first_value(v) for k, v in params.items() if v and v[0] != ""}
             calls.append((shown(name), args))
         return PolicyTurn(calls_message(calls, inp.turn, hermes=self.hermes))
-
-
-def test_wilson_interval() -> None:
-    low, high = wilson_interval(0, 10)
-    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
-    low, high = wilson_interval(10, 10)
-    assert low == pytest.approx(0.7225, abs=1e-4) and high == 1.0
-    low, high = wilson_interval(5, 10)
-    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
-    with pytest.raises(ValueError):
-        wilson_interval(0, 0)
 
 
 def test_unknown_categories_are_refused_listing_the_valid_ones(tmp_path: Path) -> None:

@@ -2,10 +2,12 @@
 
 The parts, lowest first::
 
-    engine < world < tasks < agents < train | serve | adapters | devtools < cli
+    engine < world < tasks < agents < serve | adapters | devtools < train < cli
 
-A module may import its own part and the parts below it; the four parts on one
-rank are peers and never import each other. ``compoworld.services`` stands
+A module may import its own part and the parts below it; the three parts on one
+rank are peers and never import each other. Training sits above the adapters
+because its runners drive the trainers through them (the TRL reward functions
+and rollout function). ``compoworld.services`` stands
 beside the world: a service imports the engine, the world, the authoring kit
 (``compoworld.services.kit``) and the modules of its own domain folder, and no
 module of the package imports a service by name (the registry imports them by
@@ -34,11 +36,11 @@ LAYERS: dict[str, int] = {
     "services": 1,
     "tasks": 2,
     "agents": 3,
-    "train": 4,
     "serve": 4,
     "adapters": 4,
     "devtools": 4,
-    "cli": 5,
+    "train": 5,
+    "cli": 6,
 }
 """Each part's rank: a part may import the parts of lower rank (and itself)."""
 

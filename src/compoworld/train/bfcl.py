@@ -37,7 +37,6 @@ import importlib.metadata
 import importlib.util
 import json
 import keyword
-import math
 import os
 import random
 import re
@@ -66,6 +65,7 @@ from compoworld.agents.policies import Policy, PolicyUnavailable, RandomPolicy, 
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.jsonl import append_line, recover, write_json_atomic
 from compoworld.tasks.task import Task
+from compoworld.train.evaluate import wilson
 from compoworld.world.world import World
 
 __all__ = [
@@ -87,7 +87,6 @@ __all__ = [
     "require_bfcl",
     "resolve_categories",
     "run_bfcl",
-    "wilson_interval",
 ]
 
 BFCL_VERSION = "2026.3.23"
@@ -145,7 +144,6 @@ RESULTS_FILE = "bfcl_results.jsonl"
 SUMMARY_FILE = "bfcl_summary.json"
 RUN_FILE = "bfcl_run.json"
 
-_Z95 = 1.959963984540054
 _NAME_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
 _CHECKER_MODEL = "compoworld"
 _MODEL_CONFIG = "bfcl_eval.constants.model_config"
@@ -431,36 +429,17 @@ class BFCLSummary(BaseModel):
         return self.pooled.scored == self.pooled.items
 
 
-def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95 % by default).
-
-    Args:
-        successes: Successes.
-        n: Trials (> 0).
-        z: The normal quantile of the confidence level.
-    """
-    if n <= 0:
-        raise ValueError("a Wilson interval needs at least one trial")
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # At 0 and n successes the bounds are exactly 0 and 1; rounding would leave 1e-17 off.
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return low, high
-
-
 def _score(category: str, items: int, results: Sequence[BFCLItemResult]) -> CategoryScore:
     correct = sum(r.valid for r in results)
     n = len(results)
+    rate = wilson(correct, n)
     return CategoryScore(
         category=category,
         items=items,
         scored=n,
         correct=correct,
         accuracy=correct / n if n else None,
-        ci95=wilson_interval(correct, n) if n else None,
+        ci95=(rate.low, rate.high) if n else None,
         policy_errors=sum(r.error_type == "policy_error" for r in results),
         mean_policy_s=round(sum(r.policy_s for r in results) / n, 4) if n else None,
     )
