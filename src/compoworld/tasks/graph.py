@@ -9,6 +9,7 @@ path: ``items[].email`` of a list tool feeds ``to[]`` of a mail tool.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -31,6 +32,7 @@ MAX_DEPTH = 6
 _INDEX = re.compile(r"\[\d+\]")
 
 
+@functools.lru_cache(maxsize=65536)  # walks ask of the same few result paths all the time
 def normalise_path(path: str) -> str:
     """A value's path with list indices dropped, as ports name it: ``items[0].email`` -> ``items[].email``.
 

@@ -18,9 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.engine.episode import Episode, StateDiff
+from compoworld.engine.episode import Episode, Snapshot, StateDiff
 from compoworld.engine.records import generated_fields
-from compoworld.engine.state import canonical_json
 from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool, non_null
@@ -31,6 +30,7 @@ __all__ = [
     "EVENT_MIX",
     "REACTIONS",
     "Fired",
+    "call_key",
     "event_tools",
     "fire_trigger",
     "names_reaction",
@@ -225,8 +225,33 @@ def _watched_enums(tool: Tool) -> dict[str, list[Any]]:
     return out
 
 
-# Calls known to make no event kept per world (see fire_trigger): the oldest go first beyond this many.
-_FRUITLESS = 16384
+# Event calls made on the world's own state, kept per world (see fire_trigger): the oldest go first beyond
+# this many.
+_MADE = 16384
+
+# What an event call made on the world's own state: the state after it, its result and its change (see
+# _changes), or None for no event.
+_Made = tuple[Snapshot, Any, tuple[str, str, dict[str, Any]]] | None
+
+
+def call_key(name: str, arguments: dict[str, Any]) -> tuple[str, str]:
+    """A key of a call that no other call has, for keeping what calls made (a few times cheaper than canonical JSON).
+
+    The arguments' ``repr`` tells values and their types apart (``1`` from ``1.0`` and ``True``); the same
+    arguments in another order only get another key.
+    """
+    return name, repr(arguments)
+
+
+def _made(world: World, graph: ToolGraph, episode: Episode) -> dict[tuple[str, str], _Made] | None:
+    """The event calls made on the world's own state so far, by call, or None when ``episode`` is not in it."""
+    if not episode.pristine:
+        return None
+    made: dict[tuple[str, str], _Made] = graph.cache.setdefault(
+        f"event_outcomes:{world.seed}:{world.version}:{episode.seed}", {}
+    )
+    return made
+
 
 # Fields that only say when something changed (``state_changed_at``): no one is alerted to them.
 _STAMPS = ("_at", "_on", "_date", "_time")
@@ -256,6 +281,35 @@ def _changes(world: World, diff: StateDiff) -> tuple[str, str, dict[str, Any]] |
         )
     }
     return (table, change.id, watched) if watched else None
+
+
+@dataclass(frozen=True, slots=True)
+class _EventCall:
+    """How :func:`fire_trigger` calls an event tool on a record, worked out once per graph.
+
+    Attributes:
+        id_param: The parameter that takes the record's id.
+        others: The tool's other required parameters, in name order (drawn for each call).
+        enums: Its watched parameters with a closed set of values (:func:`_watched_enums`), in name order.
+    """
+
+    id_param: str
+    others: tuple[str, ...]
+    enums: tuple[tuple[str, tuple[Any, ...]], ...]
+
+
+def _event_call(graph: ToolGraph, tool: Tool, id_semantic: str) -> _EventCall:
+    plans: dict[tuple[str, str], _EventCall] = graph.cache.setdefault("event_call_plans", {})
+    plan = plans.get((tool.name, id_semantic))
+    if plan is None:
+        id_param = next(p.path for p in graph.inputs[tool.name] if p.required and p.semantic == id_semantic)
+        enums = _watched_enums(tool)
+        plan = plans[(tool.name, id_semantic)] = _EventCall(
+            id_param,
+            tuple(sorted(tool.required - {id_param})),
+            tuple((pname, tuple(enums[pname])) for pname in sorted(enums)),
+        )
+    return plan
 
 
 def fire_trigger(
@@ -296,49 +350,52 @@ def fire_trigger(
     tries: list[tuple[bool, str, dict[str, Any]]] = []
     for name in names[:4]:
         tool = world.catalog.tools[name]
-        id_param = next(p.path for p in graph.inputs[name] if p.required and p.semantic == id_semantic)
+        plan = _event_call(graph, tool, id_semantic)
         schema = tool.parameters_schema
-        base: dict[str, Any] = {id_param: record_id}
-        for pname in sorted(tool.required - {id_param}):
+        base: dict[str, Any] = {plan.id_param: record_id}
+        for pname in plan.others:
             base[pname] = gen.value(schema["properties"][pname], schema)
             every = False  # another draw of this value might do
-        enums = _watched_enums(tool)
-        for pname in sorted(enums):
-            values = list(enums[pname])
+        for pname, choices in plan.enums:
+            values = list(choices)
             every = every and len(values) <= 3
             rng.shuffle(values)
             said = [(v, want is not None and bool(want.search(_said(pname, v)))) for v in values]
             # The wanted kind's values first, then others: three of each at most.
             picked = [x for x in said if x[1]][:3] + [x for x in said if not x[1]][:3]
             tries.extend((fit, name, base | {pname: v}) for v, fit in picked)
-        if not enums:
+        if not plan.enums:
             tries.append((want is not None and names_reaction(want, name.split("__", 1)[1]), name, base))
     # A declared state move the record's state does not allow is refused: no need to call it.
     tries = [t for t in tries if _may_move(world, episode, t[1], record_id)]
     tries.sort(key=lambda t: not t[0])  # stable: the draw's order within each kind
     every = every and len(tries) <= 12
-    # On the world's own state a call's outcome is the call's alone: one found to make no event is not made
-    # again (events are drawn from few values, so walks try the same ones on the same records often).
-    fruitless: dict[tuple[str, str], None] | None = (
-        graph.cache.setdefault(f"no_event_calls:{world.seed}:{world.version}:{episode.seed}", {})
-        if episode.pristine
-        else None
-    )
+    # On the world's own state a call's outcome is the call's alone, and walks try the same few values on the
+    # same records often: what each call made (the state after its event, or no event) is kept per world.
+    made = _made(world, graph, episode)
     for _, name, args in tries[:12]:
-        key = (name, canonical_json(args))
-        if fruitless is not None and key in fruitless:
-            continue
+        key = call_key(name, args)
+        if made is not None and key in made:
+            known = made[key]
+            if known is None:
+                continue  # it made no event
+            state, result, change = known
+            # A state goes only into an episode of its own world (an equal world built again is another).
+            if state.world is episode.world:
+                episode.restore(state)
+                return Fired(name, args, result, *change)
         snap = episode.snapshot()
         res = episode.call(name, args)
         found = _changes(world, episode.diff(snap)) if res.ok else None
         if found is None:
             episode.restore(snap)
-            if fruitless is not None:
-                if len(fruitless) >= _FRUITLESS:
-                    del fruitless[next(iter(fruitless))]  # the oldest
-                fruitless[key] = None
-            continue
-        return Fired(name, args, res.result, *found)
+        # An open-world call is always made: its answer goes into the episode's recording.
+        if made is not None and not world.catalog.tools[name].annotations.open_world:
+            if len(made) >= _MADE:
+                del made[next(iter(made))]  # the oldest
+            made[key] = None if found is None else (episode.snapshot(), res.result, found)
+        if found is not None:
+            return Fired(name, args, res.result, *found)
     if every:
         dead.add((id_semantic, record_id))
     return None

@@ -22,13 +22,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from compoworld.engine.entities import Person
 from compoworld.engine.episode import Episode, StateDiff
 from compoworld.engine.errors import CatalogError
 from compoworld.engine.runtime import CallResult
-from compoworld.engine.state import canonical_json
 from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of, body_parameters, ends
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
@@ -42,6 +41,7 @@ from compoworld.tasks.triggers import (
     EVENT_MIX,
     REACTIONS,
     Fired,
+    call_key,
     event_tools,
     fire_trigger,
     names_reaction,
@@ -120,6 +120,9 @@ _PLACES = frozenset({"mailbox", "channel", "admin", "app", "member", "sender", "
 
 # Flags that, set, end a record (a new team archived at once was made for nothing).
 _ENDING_FLAG = re.compile(r"archiv|disabl|suspend|clos|cancel|delet|lock|inactiv|trash|retir|block")
+
+# A reaction as _react weighs it: its name, its tool, the prior's weight after the first step, the ids it needs.
+_Reactor = tuple[str, Tool, float, frozenset[str]]
 
 # First-step reads kept per world (see _Walker._read): a few thousand cover the starts walks repeat.
 _FIRST_READS = 4096
@@ -315,6 +318,10 @@ def _items(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
+# What JSON values are looked into (a tuple: isinstance takes it faster than ``dict | list``).
+_CONTAINERS = (dict, list)
+
+
 def is_singleton(value: Any) -> bool:
     """Whether every list in ``value`` has at most one element (so each item is identified)."""
     if isinstance(value, dict):
@@ -326,7 +333,7 @@ def is_singleton(value: Any) -> bool:
     else:
         return True
     # Only containers are looked into: a record's many plain fields cost no call each.
-    return all(is_singleton(v) for v in inner if isinstance(v, dict | list))
+    return all(is_singleton(v) for v in inner if isinstance(v, _CONTAINERS))
 
 
 def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]:
@@ -391,7 +398,7 @@ def _typed(step: int, value: Any, path: str, norm: str, lists: bool, ports: _Por
             if inner not in prefixes:
                 continue
             where = f"{path}.{k}" if path else k
-            if isinstance(v, dict | list):
+            if isinstance(v, _CONTAINERS):
                 _typed(step, v, where, inner, lists, ports, out)
             elif v is not None and v != "":
                 sem = semantic.get(inner)
@@ -403,7 +410,7 @@ def _typed(step: int, value: Any, path: str, norm: str, lists: bool, ports: _Por
             return
         sem = semantic.get(inner)
         for i, v in enumerate(value):
-            if isinstance(v, dict | list):
+            if isinstance(v, _CONTAINERS):
                 _typed(step, v, f"{path}[{i}]", inner, lists, ports, out)
             elif sem is not None and v is not None and v != "":
                 out.append(Produced(step, f"{path}[{i}]", sem, v))
@@ -411,12 +418,35 @@ def _typed(step: int, value: Any, path: str, norm: str, lists: bool, ports: _Por
 
 @dataclass(frozen=True, slots=True)
 class _Shape:
-    """A tool's parameters as a walk fills them: ports by path, ids named inside structures, message body."""
+    """A tool's parameters as a walk fills them: ports by path, those to fill in order, message body."""
 
     ports: dict[str, Port]
-    nested_ids: frozenset[str]
+    params: tuple[_Param, ...]
     message: bool
     bodies: tuple[str, ...]
+
+
+class _Param(NamedTuple):
+    """A parameter :meth:`_Walker._fill` fills, with what it asks of it that the tool alone decides.
+
+    Attributes:
+        name: The parameter.
+        prop: Its schema.
+        port: Its input port (its items' port, for a list), if any.
+        is_list: Whether the port is the list's items'.
+        required: Whether the tool requires it.
+        recipient: Whether it names whom a message goes to.
+        unfillable: A required id named inside a structure (invoice lines' items …): an id an agent must
+            discover, which a walk cannot state. A tool that has one cannot be filled.
+    """
+
+    name: str
+    prop: Any
+    port: Port | None
+    is_list: bool
+    required: bool
+    recipient: bool
+    unfillable: bool
 
 
 class _Walker:
@@ -497,9 +527,8 @@ class _Walker:
         value that fits, as they are: it looks for the same entity, not for something near it.
         """
         schema = tool.parameters_schema
-        props = schema.get("properties", {})
         shape = self._shape(tool)
-        ports, nested_ids, message, bodies = shape.ports, shape.nested_ids, shape.message, shape.bodies
+        ports, message, bodies = shape.ports, shape.message, shape.bodies
         # World values as they are: an instruction names real entities, not made-up variants.
         gen = ArgumentGenerator(self.world, self.pool, tool.service, self.rng, fresh=False)
         subjects = self.prior.subjects(tool)
@@ -514,21 +543,9 @@ class _Walker:
         gave = False
         # A read is only worth its step if what it found is used: the step after a read consumes it.
         last_read = len(self.steps) - 1 if self.steps and not self.tools[self.steps[-1].tool].writes else None
-        for name, prop in props.items():
-            if name in nested_ids and name not in ports:
-                # Records named inside a structure (invoice lines' items …) are ids an agent must
-                # discover; a walk cannot state them.
-                if name in tool.required:
-                    return None
-                continue
-            if name in bodies:
-                continue  # composed once the recipient is known
-            port = ports.get(name) or ports.get(f"{name}[]")
-            is_list = name not in ports and f"{name}[]" in ports
-            required = name in tool.required
-            recipient = message and port is not None and port.semantic in ("email", "phone") and not sends(name)
-            if recipient and not required:
-                continue  # a message goes to the person the work is about; nobody is copied in for show
+        for name, prop, port, is_list, required, recipient, unfillable in shape.params:
+            if unfillable:
+                return None
             if port is not None:
                 # A thing is looked up by what it is (its SKU, its company), not by whoever looks after it.
                 matches = (
@@ -559,7 +576,7 @@ class _Walker:
                     if required:
                         return None  # ids are never given: an agent must discover them
                     continue
-                if message and required and port.semantic in ("email", "phone") and not sends(name):
+                if recipient:
                     return None  # a message goes to someone the work is about, never to a stranger
                 if port.semantic in NAMEABLE and (required or (first and not gave)):
                     # A place a message goes out from is named by its own address (a channel's, a
@@ -628,16 +645,29 @@ class _Walker:
         if shape is None:
             inputs = self.graph.inputs[tool.name]
             message = tool.name in self._message_tools()
-            shape = shapes[tool.name] = _Shape(
-                ports={p.path: p for p in inputs},
-                nested_ids=frozenset(
-                    p.path.split(".", 1)[0].removesuffix("[]")
-                    for p in inputs
-                    if p.semantic.endswith(".id") and ("." in p.path or p.path.endswith("[]"))
-                ),
-                message=message,
-                bodies=tuple(body_parameters(tool)) if message else (),
-            )
+            ports = {p.path: p for p in inputs}
+            nested_ids = {
+                p.path.split(".", 1)[0].removesuffix("[]")
+                for p in inputs
+                if p.semantic.endswith(".id") and ("." in p.path or p.path.endswith("[]"))
+            }
+            bodies = tuple(body_parameters(tool)) if message else ()
+            params = []
+            for name, prop in tool.parameters_schema.get("properties", {}).items():
+                required = name in tool.required
+                if name in nested_ids and name not in ports:
+                    if required:
+                        params.append(_Param(name, prop, None, False, True, False, True))
+                    continue
+                if name in bodies:
+                    continue  # composed once the recipient is known
+                port = ports.get(name) or ports.get(f"{name}[]")
+                is_list = name not in ports and f"{name}[]" in ports
+                recipient = message and port is not None and port.semantic in ("email", "phone") and not sends(name)
+                if recipient and not required:
+                    continue  # a message goes to the person the work is about; nobody is copied in for show
+                params.append(_Param(name, prop, port, is_list, required, recipient, False))
+            shape = shapes[tool.name] = _Shape(ports, tuple(params), message, bodies)
         return shape
 
     def _matches(self, tool: Tool, port: Port) -> list[Produced]:
@@ -741,14 +771,21 @@ class _Walker:
 
         True where that cannot be told (no such field, or one of lists): the call will tell.
         """
-        spec = self.world.catalog.resources.get(tool.resource) if tool.resource else None
-        table = self.world.tables.get(spec.table) if spec is not None else None
-        if table is None or field not in table.spec.model.model_fields:
-            return True
-        try:
-            return len(table.index(field).get(value, ())) == 1
-        except CatalogError:
-            return True
+        # The world's index of the field, looked up once per world (walks ask of the same few fields).
+        indexes: dict[tuple[str | None, str], dict[Any, list[str]] | None] = self.graph.cache.setdefault(
+            f"field_indexes:{self.world.seed}:{self.world.version}", {}
+        )
+        key = (tool.resource, field)
+        if key not in indexes:
+            spec = self.world.catalog.resources.get(tool.resource) if tool.resource else None
+            table = self.world.tables.get(spec.table) if spec is not None else None
+            try:
+                found = table.index(field) if table is not None and field in table.spec.model.model_fields else None
+            except CatalogError:
+                found = None
+            indexes[key] = found
+        index = indexes[key]
+        return index is None or len(index.get(value, ())) == 1
 
     def _people_by(self, semantic: str) -> dict[str, Person]:
         """The world's people by e-mail, phone or full name (casefolded), built once per world."""
@@ -1040,38 +1077,46 @@ class _Walker:
         src = self.tools[self.steps[0].tool]
         # Where integrations carry such events first (the recipe prior), at random among equals;
         # the prior's weights after the first tool are kept per first tool and kind of event.
-        cache: dict[tuple[str, str], list[tuple[str, float]]] = self.graph.cache.setdefault("reaction_weights", {})
+        # Someone's account is acted on, and a follow-up with them logged, when something happened to
+        # someone (a user deprovisioned, a customer's subscription cancelled), not when something happened
+        # to a thing an employee looks after (a wiki space archived): the second list leaves those out.
+        cache: dict[tuple[str, str], tuple[list[_Reactor], list[_Reactor]]] = self.graph.cache.setdefault(
+            "reaction_weights", {}
+        )
         key = (src.name, self.reaction.pattern)
         weighted = cache.get(key)
         if weighted is None:
+            needs = self._required_ids()
+            ending = self.reaction is REACTIONS[2][1]
             # Only where the prior knows integrations carry such events: a reaction no team wires is no reaction.
-            weighted = cache[key] = [
-                (n, self.prior.weight(src, self.tools[n]))
+            every = [
+                (n, t, self.prior.weight(src, t), needs[n])
                 for n in names
-                if self.tools[n].service != src.service and self.prior.recipe_for(src, self.tools[n]) is not None
+                if (t := self.tools[n]).service != src.service and self.prior.recipe_for(src, t) is not None
             ]
-        needs = self._required_ids()
+            impersonal = [
+                r
+                for r in every
+                if not (self._personal(r[1].resource, r[0]) or (ending and self._action(r[0]) == "create"))
+            ]
+            weighted = cache[key] = (every, impersonal)
         have = {p.semantic for p in self.produced}
         reacted = {self.tools[s.tool].service for s in self.steps[1:] if not self.prior.is_lookup(self.tools[s.tool])}
         rand = self.rng.random
         # A second reaction follows the first as integrations chain them, too.
         last = self._work_before() if reacted else None
-        # Someone's account is acted on, and a follow-up with them logged, when something happened to
-        # someone (a user deprovisioned, a customer's subscription cancelled), not when something happened
-        # to a thing an employee looks after (a wiki space archived).
-        about = self.about
-        ending = self.reaction is REACTIONS[2][1]
         keys = {
             n: w * rand()
-            for n, w in weighted
+            for n, tool, w, ids in weighted[0 if self.about else 1]
             if n not in self.used
-            and self.tools[n].service not in reacted
-            and len(needs[n] - have) <= 1
+            and tool.service not in reacted
+            and len(ids - have) <= 1
             and self._allowed(n)
-            and (last is None or self.prior.inside(last, self.tools[n]))
-            and (about or not (self._personal(self.tools[n].resource, n) or (ending and self._action(n) == "create")))
+            and (last is None or self.prior.inside(last, tool))
         }
+        needs = self._required_ids()
         tried = 0
+        finders_of: dict[str, list[str]] = {}
         for name in sorted(keys, key=lambda n: -keys[n]):
             if tried == 6:
                 break
@@ -1080,10 +1125,13 @@ class _Walker:
                 (semantic,) = missing
                 # The read must use what the trigger's record holds (step() asks every step to be about it),
                 # in a parameter that takes whose it is: a customer's e-mail finds no employee's account.
-                # The first three do: step() tries no more.
-                finders = list(
-                    islice((n for n in self._lookups(semantic) if n not in self.used and self._can_find(n)), 3)
-                )
+                # The first three do: step() tries no more. Every try starts from the same walk (one that
+                # fails is taken back), so the finders of a kind of record are worked out once a call.
+                finders = finders_of.get(semantic)
+                if finders is None:
+                    finders = finders_of[semantic] = list(
+                        islice((n for n in self._lookups(semantic) if n not in self.used and self._can_find(n)), 3)
+                    )
                 if not finders:
                     continue
                 tried += 1
@@ -1204,15 +1252,23 @@ class _Walker:
         one record with the value in it: a lookup that would list none, or several, finds nobody.
         """
         tool = self.tools[name]
+        # The ports a record is looked up by (what it is, or whose, when the work is about someone), once per graph.
+        keys: dict[tuple[str, bool], list[Port]] = self.graph.cache.setdefault("finder_ports", {})
+        ports = keys.get((name, self.about))
+        if ports is None:
+            ports = keys[(name, self.about)] = [
+                port
+                for port in self.graph.inputs[name]
+                if not port.semantic.endswith(".id")
+                and port.semantic not in WEAK
+                and (self.about or port.semantic not in _PERSON_VALUES)
+            ]
         return any(
-            not port.semantic.endswith(".id")
-            and port.semantic not in WEAK
-            and (self.about or port.semantic not in _PERSON_VALUES)
-            and any(
+            any(
                 isinstance(m.value, str | int) and self._identifies(tool, port.path, m.value)
                 for m in self._matches(tool, port)
             )
-            for port in self.graph.inputs[name]
+            for port in ports
         )
 
     def _reactions(self, state: StepState) -> list[str]:
@@ -1289,14 +1345,23 @@ class _Walker:
         if index or tool.annotations.open_world or not self.episode.pristine:
             res = self.episode.call(tool.name, args)
             return res, produced_values(index, res.result, self.graph.outputs[tool.name]) if res.ok else ()
-        memo: dict[tuple[str, str], tuple[CallResult, tuple[Produced, ...]]] = self.graph.cache.setdefault(
-            f"first_reads:{self.world.seed}:{self.world.version}", {}
+        return self._kept_read("first_reads", call_key(tool.name, args), tool.name, args)
+
+    def _kept_read(
+        self, kind: str, key: tuple[str, ...], name: str, args: dict[str, Any]
+    ) -> tuple[CallResult, tuple[Produced, ...]]:
+        """A read made as step 0, kept per world by ``key``: the call, and what made the state it reads.
+
+        ``key`` must fix the outcome (the world's own state needs only the call; after an event made on it,
+        the event too). The most recent :data:`_FIRST_READS` of each ``kind`` are kept in the graph's cache.
+        """
+        memo: dict[tuple[str, ...], tuple[CallResult, tuple[Produced, ...]]] = self.graph.cache.setdefault(
+            f"{kind}:{self.world.seed}:{self.world.version}", {}
         )
-        key = (tool.name, canonical_json(args))
         known = memo.pop(key, None)
         if known is None:
-            res = self.episode.call(tool.name, args)
-            known = (res, tuple(produced_values(0, res.result, self.graph.outputs[tool.name])) if res.ok else ())
+            res = self.episode.call(name, args)
+            known = (res, tuple(produced_values(0, res.result, self.graph.outputs[name])) if res.ok else ())
             if len(memo) >= _FIRST_READS:
                 del memo[next(iter(memo))]  # the least recently used: each use moves a read to the end
         memo[key] = known
@@ -1370,6 +1435,7 @@ class _Walker:
             return False
         record = own[0]
         snap = self.episode.snapshot()
+        on_world = self.episode.pristine
         # A kind of event the start's record could see carried over, when the walk must carry it.
         kinds = self._kinds(first.tool) if self.must_react else tuple(range(len(REACTIONS)))
         kinds = kinds or tuple(range(len(REACTIONS)))
@@ -1379,13 +1445,12 @@ class _Walker:
         )
         if fired is None:
             return False
-        again = self.episode.call(first.tool, first.arguments)
-        found = produced_values(0, again.result, self.graph.outputs[first.tool]) if again.ok else []
+        again, found = self._reread(first, fired, on_world)
         if not any(p.path == record.path and p.value == record.value for p in found):
             self.episode.restore(snap)
             return False  # the event moved the record out of what the first step finds
         first.result = again.result
-        self.produced = found
+        self.produced = list(found)
         noun = self.world.tables[fired.table].spec.noun
         stated = [(n, first.arguments[n]) for n, p in first.provenance.items() if p.kind == "given"]
         subject = f"the {noun}" + "".join(f" with {label(n)} {render_value(v)}" for n, v in stated[:1])
@@ -1397,6 +1462,19 @@ class _Walker:
         ]
         self.trigger = trigger_message(self.world, fired, subject, self.rng)
         return True
+
+    def _reread(self, first: Step, fired: Fired, on_world: bool) -> tuple[CallResult, Sequence[Produced]]:
+        """The first step made again after the event (``on_world``: made on the world's own state), and what it found.
+
+        After an event on the world's own state, the state is the event's alone: like a first read (see
+        :meth:`_read`), the outcome is kept per world, by event and read.
+        """
+        tool = self.tools[first.tool]
+        if not on_world or tool.annotations.open_world:
+            res = self.episode.call(first.tool, first.arguments)
+            return res, produced_values(0, res.result, self.graph.outputs[first.tool]) if res.ok else ()
+        key = call_key(fired.tool, fired.arguments) + call_key(first.tool, first.arguments)
+        return self._kept_read("reads_after_event", key, first.tool, first.arguments)
 
     def _trigger_starts(self) -> list[str]:
         """Starting reads whose record can take an event (a status a tool of its service sets), drawn at random.
