@@ -20,6 +20,16 @@ def test_catalog_stats_json_has_the_documented_keys() -> None:
         assert isinstance(stats[key], int)
 
 
+def test_catalog_coverage_json_gives_the_served_share_of_real_usage() -> None:
+    res = runner.invoke(app, ["catalog", "coverage", "--json"])
+    assert res.exit_code == 0, res.output
+    cov = json.loads(res.output)
+    assert 0 < cov["coverage"] <= 1 and cov["workflows"] > 0
+    assert set(cov["served"]).isdisjoint(cov["unserved"])
+    res = runner.invoke(app, ["catalog", "coverage"])
+    assert res.exit_code == 0 and "usage coverage" in res.output
+
+
 def test_catalog_show_lists_a_services_tools() -> None:
     res = runner.invoke(app, ["catalog", "show", "crm", "--json"])
     assert res.exit_code == 0, res.output

@@ -23,6 +23,7 @@ from compoworld.tasks.prior import (
     aggregate_n8n,
     inside_share,
     prior_coverage,
+    usage_coverage,
 )
 
 LOOKUP_CATEGORIES = {
@@ -312,6 +313,30 @@ def test_stored_n8n_aggregates_recompute_from_the_shared_file(prior: RecipePrior
     # Every unmapped n8n category says why.
     notes = raw["n8n_categories"]["notes"]
     assert all(n8n in notes for n8n, ours in prior.n8n_mapping.items() if ours is None)
+    usage: dict[str, int] = {}
+    for app in shared["apps"]:
+        usage[app["category"]] = usage.get(app["category"], 0) + app["workflows"]
+    assert dict(prior.n8n_usage) == usage
+
+
+def test_usage_coverage_weighs_each_kind_of_app_by_its_workflows(cat: Catalog, prior: RecipePrior) -> None:
+    # Every app kind counts with its uses; one the catalog serves adds them, one mapped nowhere does not.
+    cov = usage_coverage(prior, cat)
+    assert cov["workflows"] == sum(prior.n8n_usage.values()) > 2000
+    served = sum(v["workflows"] for v in cov["served"].values())
+    assert cov["coverage"] == round(served / cov["workflows"], 4)
+    assert cov["served"]["spreadsheets"] == {"workflows": prior.n8n_usage["spreadsheets"], "category": "spreadsheets"}
+    assert all(
+        v["category"] is None or v["category"] not in {s.category for s in cat.services.values()}
+        for v in cov["unserved"].values()
+    )
+    assert "music" in cov["unserved"]
+    # Without the sheets service, its app kind drops out of the served share by exactly its uses.
+    smaller = Catalog.load([n for n in cat.services if cat.services[n].category != "spreadsheets"])
+    less = usage_coverage(prior.with_catalog(smaller), smaller)
+    assert "spreadsheets" in less["unserved"]
+    lost = cov["coverage"] * cov["workflows"] - less["coverage"] * less["workflows"]
+    assert abs(lost - prior.n8n_usage["spreadsheets"]) < 1
 
 
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:

@@ -61,6 +61,27 @@ def catalog_stats(as_json: JsonOpt = False) -> None:
     console.print(by_cat)
 
 
+@catalog_app.command("coverage")
+def catalog_coverage(as_json: JsonOpt = False) -> None:
+    """The share of real automation usage (public n8n workflows' apps) whose kind of app the catalog serves."""
+    from compoworld.tasks.prior import RecipePrior, usage_coverage
+
+    catalog = load_catalog()
+    out = usage_coverage(RecipePrior.default().with_catalog(catalog), catalog)
+    if as_json:
+        print_json(out)
+        return
+    table = Table(title=f"usage coverage {out['coverage']:.1%} of {out['workflows']} app uses in n8n workflows")
+    table.add_column("n8n category")
+    table.add_column("app uses", justify="right")
+    table.add_column("our category")
+    table.add_column("served")
+    rows = [(k, v, True) for k, v in out["served"].items()] + [(k, v, False) for k, v in out["unserved"].items()]
+    for n8n, v, hit in sorted(rows, key=lambda r: -r[1]["workflows"]):
+        table.add_row(n8n, str(v["workflows"]), v["category"] or "-", "yes" if hit else "no")
+    console.print(table)
+
+
 @catalog_app.command("show")
 def catalog_show(service: str, as_json: JsonOpt = False) -> None:
     """Show one service: what it models, its resources and its tools."""

@@ -56,6 +56,7 @@ __all__ = [
     "aggregate_n8n",
     "inside_share",
     "prior_coverage",
+    "usage_coverage",
 ]
 
 KINDS = frozenset({"create", "get", "list", "update", "delete", "transition", "domain"})
@@ -210,6 +211,7 @@ class RecipePrior:
         lookup_services: Further services (of other categories) whose read-only tools are lookups.
         cooccurrence: Aggregated n8n counts by unordered category pair.
         n8n_mapping: n8n category → our category or None.
+        n8n_usage: Public n8n workflows per n8n category (an app counts once per workflow).
         source: The JSON's ``source`` block.
         services: Services by name to resolve tools' categories in; None uses the registry.
     """
@@ -219,6 +221,7 @@ class RecipePrior:
     lookup_services: frozenset[str] = frozenset()
     cooccurrence: Mapping[tuple[str, str], int] = field(default_factory=dict)
     n8n_mapping: Mapping[str, str | None] = field(default_factory=dict)
+    n8n_usage: Mapping[str, int] = field(default_factory=dict)
     source: Mapping[str, Any] = field(default_factory=dict)
     services: Mapping[str, Service] | None = None
     _by_pair: dict[tuple[str, str], list[Recipe]] = field(init=False, repr=False)
@@ -262,6 +265,7 @@ class RecipePrior:
             lookup_services=frozenset(lookups.get("services", ())),
             cooccurrence=cooc,
             n8n_mapping=dict(n8n.get("mapping", {})),
+            n8n_usage={k: int(v) for k, v in n8n.get("usage", {}).items()},
             source=dict(data.get("source", {})),
         )
 
@@ -289,6 +293,7 @@ class RecipePrior:
             lookup_services=self.lookup_services,
             cooccurrence=self.cooccurrence,
             n8n_mapping=self.n8n_mapping,
+            n8n_usage=self.n8n_usage,
             source=self.source,
             services=dict(catalog.services),
         )
@@ -521,6 +526,39 @@ def prior_coverage(prior: RecipePrior, catalog: Catalog) -> dict[str, Any]:
         "lookups": sorted(lookups),
         "uncovered": [c for c in without if c not in lookups],
         "per_category": per,
+    }
+
+
+def usage_coverage(prior: RecipePrior, catalog: Catalog) -> dict[str, Any]:
+    """The share of real automation usage whose kind of app the catalog serves.
+
+    Each n8n category counts with the public workflows that use its apps
+    (:attr:`RecipePrior.n8n_usage`); it is served when the prior maps it onto a
+    category of one of the catalog's services. Categories mapped to None (no
+    counterpart decided on) and categories the catalog lacks are unserved.
+
+    Args:
+        prior: The prior (its n8n mapping and usage counts).
+        catalog: The catalog whose categories count.
+
+    Returns:
+        ``coverage`` (served workflows over all, in [0, 1]), ``workflows`` (the
+        total), ``served`` and ``unserved`` (``{n8n category: {"workflows": n,
+        "category": ours or None}}``, most used first).
+    """
+    ours = {svc.category for svc in catalog.services.values()}
+    served: dict[str, dict[str, Any]] = {}
+    unserved: dict[str, dict[str, Any]] = {}
+    for n8n, count in sorted(prior.n8n_usage.items(), key=lambda kv: (-kv[1], kv[0])):
+        category = prior.n8n_mapping.get(n8n)
+        (served if category in ours else unserved)[n8n] = {"workflows": count, "category": category}
+    total = sum(prior.n8n_usage.values())
+    hit = sum(v["workflows"] for v in served.values())
+    return {
+        "coverage": round(hit / total, 4) if total else 0.0,
+        "workflows": total,
+        "served": served,
+        "unserved": unserved,
     }
 
 
