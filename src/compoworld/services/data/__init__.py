@@ -1,0 +1,1 @@
+"""Data: table databases and SQL databases the teams keep structured records in."""

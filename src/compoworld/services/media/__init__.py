@@ -1,0 +1,1 @@
+"""Media: the home company's video channels, their uploads, playlists, captions, comments and subscribers."""
