@@ -227,6 +227,9 @@ _OVERRIDES: dict[str, str] = {
     "surveys:recipient_email": "customer",
     # Only an envelope's sender voids, reminds and corrects it.
     "esign:acting_email": "employee",
+    "guildchat.message:author_email": "customer|employee",
+    "waba:display_phone_number": "employee",
+    "waba:verified_name": "employee",
 }
 """``tool:path``, ``service.resource:field`` or ``service:field`` -> roles, for the cases names get wrong.
 
@@ -384,6 +387,7 @@ _RESOURCE_ROLES: dict[str, str] = {
     "rides.driver": "vendor",
     # the home company as the entity collecting tax
     "tax.company": "employee",
+    "botchat.user": "customer|employee",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -496,6 +500,11 @@ _SERVICE_ROLES: dict[str, str] = {
     "stocks": "public;*",
     "translate": "public;*",
     "websearch": "public;*",
+    "botchat": "customer",
+    "feeds": "public;*",
+    "guildchat": "customer|employee",
+    "vidhub": "customer",
+    "waba": "customer",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 
