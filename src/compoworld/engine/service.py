@@ -14,7 +14,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from compoworld.engine.errors import CatalogError
 from compoworld.engine.records import R, Record
@@ -68,6 +68,10 @@ class Transition:
     destructive: bool = False
 
 
+_LAZY_SPEC_FIELDS = frozenset({"model", "guard_create", "guard_update", "guard_delete"})
+_LAZY_SERVICE_FIELDS = frozenset({"tool_defs", "seeders"})
+
+
 @dataclass(eq=False, slots=True)
 class ResourceSpec(Generic[R]):
     """A declared resource: its record model, its table and its standard tools.
@@ -91,6 +95,9 @@ class ResourceSpec(Generic[R]):
         guard_update: Domain rule checked on a standard update or transition.
         guard_delete: Domain rule checked on a standard delete.
         title: A human noun for the record in descriptions ("support ticket").
+
+    A catalog loaded from its index holds stand-ins whose ``model`` and guards
+    are filled in when the service is imported, on first read of one of them.
     """
 
     service: str
@@ -110,6 +117,18 @@ class ResourceSpec(Generic[R]):
     guard_update: Guard | None = None
     guard_delete: Guard | None = None
     title: str = ""
+    _load: Callable[[], None] | None = None
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only when a slot is unset: a stand-in whose service is not imported yet.
+            if name in _LAZY_SPEC_FIELDS:
+                load = object.__getattribute__(self, "_load")
+                if load is not None:
+                    load()
+                    return object.__getattribute__(self, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def qualified(self) -> str:
@@ -172,6 +191,10 @@ class Service:
         category: Category such as ``crm`` or ``email``.
         modeled_on: The public API contract the service follows (product and version).
         description: One paragraph on what the service does.
+
+    A catalog loaded from its index holds stand-ins built without importing
+    the service: ``tool_defs`` and ``seeders`` are filled in when it is
+    imported, on first read of one of them.
     """
 
     def __init__(self, name: str, *, title: str, category: str, modeled_on: str, description: str) -> None:
@@ -187,6 +210,18 @@ class Service:
         self.resources: list[ResourceSpec[Any]] = []
         self.tool_defs: list[ToolDef] = []
         self.seeders: list[SeedFn] = []
+        self._load: Callable[[], None] | None = None
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for an attribute never set: a stand-in whose service is not imported yet.
+            if name in _LAZY_SERVICE_FIELDS:
+                load = self.__dict__.get("_load")
+                if load is not None:
+                    load()
+                    return self.__dict__[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def resource(
         self,

@@ -1,25 +1,34 @@
 """World state: the seeded, immutable initial state of every service.
 
-A :class:`WorldState` is built from a catalog and a population: every service's
-seeders run once, through a :class:`SeedContext`, and fill its tables. A world
-is never written to; episodes overlay their own writes on it. Which population
-a world is seeded from is the world layer's business
+A :class:`WorldState` is built from a catalog and a population: each service's
+seeders run once, through a :class:`SeedContext`, and fill its tables. They run
+when one of the service's tables is first read (a call, a diff, an export …),
+not when the world is built, so a process that uses a few services seeds and
+imports only those; a seeder sees only its own service's records and the
+shared population, so the order in which services are seeded changes nothing.
+A world is never written to; episodes overlay their own writes on it. Which
+population a world is seeded from is the world layer's business
 (:class:`compoworld.world.world.World` draws it from a seed).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import random
-from typing import Any, TypeVar
+import re
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
 from compoworld.engine.catalog import Catalog
 from compoworld.engine.entities import Population
 from compoworld.engine.errors import CatalogError
+from compoworld.engine.index import IndexStore
 from compoworld.engine.records import Record, generated_fields
 from compoworld.engine.service import ResourceSpec
 
@@ -43,20 +52,50 @@ def canonical_json(value: Any) -> str:
 class WorldTable:
     """One table of the world: records by id, ids in order, lazy equality indexes.
 
+    A world holds every table of its catalog from the start; until the
+    service is seeded, ``records``, ``sorted_ids`` and ``counters`` are unset
+    and the first read of one seeds it.
+
     Args:
         spec: The resource the table holds.
         records: Its records by id.
         counters: The last value of each counter (``id`` and sequence fields).
     """
 
-    __slots__ = ("_indexes", "counters", "records", "sorted_ids", "spec")
+    __slots__ = ("_indexes", "_load", "counters", "records", "sorted_ids", "spec")
 
     def __init__(self, spec: ResourceSpec[Any], records: dict[str, Record], counters: dict[str, int]) -> None:
         self.spec = spec
-        self.records = records
-        self.sorted_ids: list[str] = sorted(records)
-        self.counters = counters
         self._indexes: dict[str, dict[Any, list[str]]] = {}
+        self._load: Callable[[], None] | None = None
+        self._fill(records, counters)
+
+    @classmethod
+    def unseeded(cls, spec: ResourceSpec[Any], load: Callable[[], None]) -> WorldTable:
+        """A table whose records ``load`` fills in (by seeding its service) on first read."""
+        table = cls.__new__(cls)
+        table.spec = spec
+        table._indexes = {}
+        table._load = load
+        return table
+
+    def _fill(self, records: dict[str, Record], counters: dict[str, int]) -> None:
+        self.counters = counters
+        self.sorted_ids: list[str] = sorted(records)
+        self.records = records
+        self._load = None
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only while a slot is unset: the first read of a table not seeded yet.
+            # Once seeded, the slots answer directly and reads pay nothing for the laziness.
+            if name in ("records", "sorted_ids", "counters"):
+                load = object.__getattribute__(self, "_load")
+                if load is not None:
+                    load()
+                    return object.__getattribute__(self, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def index(self, field: str) -> dict[Any, list[str]]:
         """Ids by value of ``field`` (built on first use; ids in order)."""
@@ -167,6 +206,9 @@ class SeedContext:
         return [records[k] for k in sorted(records)]  # type: ignore[misc]
 
 
+_VERSION = re.compile(r"^[0-9a-f]{20}$")
+
+
 class WorldState:
     """The immutable initial state shared by every episode in a process.
 
@@ -184,30 +226,99 @@ class WorldState:
         self.epoch = EPOCH
         self.population = population
         self._staging: dict[str, tuple[dict[str, Record], dict[str, int]]] = {}
-        for svc in catalog.services.values():
-            ctx = SeedContext(self, svc.name)
-            for seeder in svc.seeders:
-                seeder(ctx)
-        self.tables: dict[str, WorldTable] = {}
-        for table, spec in catalog.tables.items():
-            records, counters = self._staging.pop(table, ({}, {}))
-            self.tables[table] = WorldTable(spec, records, counters)
+        # Threads share a world: a service must be seeded once, whoever reads its tables first.
+        self._lock = threading.RLock()
+        self._unseeded: set[str] = set(catalog.services)
+        self.tables: dict[str, WorldTable] = {
+            table: WorldTable.unseeded(spec, functools.partial(self._seed, spec.service))
+            for table, spec in catalog.tables.items()
+        }
         self._version: str | None = None
+
+    def _seed(self, service: str) -> None:
+        """Run a service's seeders (importing it if need be) and fill its tables."""
+        with self._lock:
+            if service not in self._unseeded:
+                return
+            svc = self.catalog.services[service]
+            # A fresh staging area: a SeedContext made by hand on this world (tests do) writes to the old one.
+            outer, self._staging = self._staging, {}
+            try:
+                ctx = SeedContext(self, service)
+                for seeder in svc.seeders:
+                    seeder(ctx)
+                staged = self._staging
+            finally:
+                self._staging = outer
+            for spec in svc.resources:
+                records, counters = staged.pop(spec.table, ({}, {}))
+                self.tables[spec.table]._fill(records, counters)
+            self._unseeded.discard(service)
+
+    def seed_all(self) -> None:
+        """Seed every service not seeded yet (importing it if need be)."""
+        for service in sorted(self._unseeded):
+            self._seed(service)
+
+    @property
+    def seeded(self) -> frozenset[str]:
+        """The services whose tables are seeded so far."""
+        return frozenset(self.catalog.services) - self._unseeded
+
+    def _version_key(self) -> str | None:
+        """What the version is kept under: everything the records derive from, or None when that is not known.
+
+        The catalog's source digest covers the code (services, the modules they
+        import, the engine); the population's text covers who is in the world.
+        """
+        sources = self.catalog.source_digest
+        if sources is None:
+            return None
+        world = type(self)
+        parts = [
+            "world-version-1",
+            self.catalog.fingerprint,
+            sources,
+            repr(self.seed),
+            repr(self.scale),
+            f"{world.__module__}.{world.__qualname__}",
+            hashlib.sha256(repr(self.population).encode()).hexdigest(),
+        ]
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
 
     @property
     def version(self) -> str:
-        """A hash of the catalog's contract and of every record: equal worlds, equal versions."""
+        """A hash of the catalog's contract and of every record: equal worlds, equal versions.
+
+        It needs every record, so it would seed every service; a catalog loaded
+        from its index keeps the value on disk instead, under a key of the
+        sources and the population the records derive from
+        (:meth:`_version_key`), and a fresh process reads it from there.
+        """
         if self._version is None:
-            h = hashlib.sha256()
-            h.update(f"{self.catalog.fingerprint}:{self.seed}:{self.scale}".encode())
-            for name in sorted(self.tables):
-                table = self.tables[name]
-                h.update(name.encode())
-                for rid in table.sorted_ids:
-                    h.update(canonical_json(table.records[rid].model_dump(mode="json")).encode())
-            self._version = h.hexdigest()[:20]
+            with self._lock:
+                if self._version is None:
+                    key = self._version_key()
+                    store = IndexStore() if key is not None else None
+                    cached = store.read_text("worlds", key) if store is not None and key is not None else None
+                    if cached is not None and _VERSION.match(cached):
+                        self._version = cached
+                    else:
+                        self._version = self._compute_version()
+                        if store is not None and key is not None:
+                            store.write_text("worlds", key, self._version)
         return self._version
 
+    def _compute_version(self) -> str:
+        h = hashlib.sha256()
+        h.update(f"{self.catalog.fingerprint}:{self.seed}:{self.scale}".encode())
+        for name in sorted(self.tables):
+            table = self.tables[name]
+            h.update(name.encode())
+            for rid in table.sorted_ids:
+                h.update(canonical_json(table.records[rid].model_dump(mode="json")).encode())
+        return h.hexdigest()[:20]
+
     def record_count(self) -> int:
-        """Number of records in all tables."""
+        """Number of records in all tables (seeding every service)."""
         return sum(len(t.records) for t in self.tables.values())

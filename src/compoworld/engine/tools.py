@@ -82,6 +82,11 @@ class Tool:
         id_params: ``(parameter, resource, table)`` for each parameter naming a
             record the runtime checks exists before the call.
         example: Optional provider of valid arguments.
+
+    A catalog loaded from its index (:mod:`compoworld.engine.index`) holds
+    stand-ins: every attribute above but ``params``, ``result_adapter``, ``fn``
+    and ``example`` is set from the index, and reading one of those four
+    imports the service and fills them in (``_load``).
     """
 
     name: str
@@ -101,6 +106,19 @@ class Tool:
     _params_model: type[BaseModel] | None = None
     _parameters_schema: dict[str, Any] | None = None
     _result_schema: dict[str, Any] | None = None
+    _load: Callable[[], None] | None = None
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only when a slot is unset: a stand-in whose service is not imported yet.
+            # Once loaded, the slots answer directly, so calls pay nothing for the laziness.
+            if name in _LAZY_TOOL_FIELDS:
+                load = object.__getattribute__(self, "_load")
+                if load is not None:
+                    load()
+                    return object.__getattribute__(self, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def params_model(self) -> type[BaseModel]:
@@ -159,6 +177,10 @@ class Tool:
                 "parameters": self.parameters_schema,
             },
         }
+
+
+_LAZY_TOOL_FIELDS = frozenset({"params", "result_adapter", "fn", "example"})
+"""What a stand-in tool gets only when its service is imported."""
 
 
 @dataclass(frozen=True, slots=True)
