@@ -79,6 +79,16 @@ def bad_result(ctx: Ctx) -> int:
     return "not an int"  # type: ignore[return-value]
 
 
+@LEDGER.tool(intent="count labels")
+def count_labels(ctx: Ctx, labels: dict[str, str | list[str]]) -> int:
+    """Count the labels given, one per text.
+
+    Args:
+        labels: Label texts by entry memo: one text or several.
+    """
+    return sum(1 if isinstance(v, str) else len(v) for v in labels.values())
+
+
 @LEDGER.seeder
 def seed(s: SeedContext) -> None:
     s.create(Entry, memo="Opening balance", amount=1000)
@@ -141,6 +151,10 @@ def test_a_result_that_breaks_its_declared_type_is_an_error(ledger: World) -> No
         ("ledger__post_pair", {"memo": "x", "amount": -5}, "invalid_arguments", "amount", "Amount"),
         ("ledger__post_pair", {"memo": "x", "amount": 5, "colour": "red"}, "invalid_arguments", "colour", "memo"),
         ("ledger__get_entry", {"entry_id": "ent_999999"}, "not_found", "entry_id", "list"),
+        # A union's member names (``str``, ``list[str]``) are no place in the arguments: the field is where the value is.
+        ("ledger__count_labels", {"labels": {"rent": 5}}, "invalid_arguments", "labels.rent", "Label texts"),
+        ("ledger__count_labels", {"labels": {"rent": ["a", 5]}}, "invalid_arguments", "labels.rent.1", "Label"),
+        ("ledger__count_labels", {}, "invalid_arguments", "labels", "labels"),
         ("ledger__update_entry", {"entry_id": "ent_000001"}, "rule_violation", None, "memo, amount"),
     ],
 )

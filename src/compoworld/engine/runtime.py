@@ -127,10 +127,40 @@ def _json_kind(value: Any) -> str:
     return containers.get(type(value), f"a {type(value).__name__}")
 
 
-def _invalid(tool: Tool, exc: ValidationError) -> CallResult:
+def _data_path(loc: tuple[int | str, ...], arguments: Any, kind: str) -> list[int | str]:
+    """The part of a pydantic error location that leads through the arguments sent.
+
+    Pydantic names the member of a union it tried (``constrained-str``,
+    ``list[str]``, a model's name) among the keys and indices; those are no
+    place in the arguments and would send the agent looking for a field that
+    does not exist, so they are left out. A last key the arguments lack stays
+    when the error is that it is missing.
+    """
+    path: list[int | str] = []
+    node = arguments
+    for i, part in enumerate(loc):
+        inside = (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        )
+        if inside:
+            node = node[part]
+        elif i == len(loc) - 1 and kind == "missing" and isinstance(node, dict):
+            pass
+        else:
+            continue
+        path.append(part)
+    return path
+
+
+def _invalid(tool: Tool, exc: ValidationError, arguments: Any) -> CallResult:
     errors = exc.errors(include_url=False)
-    first = errors[0] if errors else {"loc": (), "msg": str(exc), "type": ""}
-    loc = ".".join(str(p) for p in first.get("loc", ())) or None
+    if not errors:
+        errors = [{"loc": (), "msg": str(exc), "type": "", "input": None}]
+    # Of a union's failures the one that reaches deepest into what was sent says best what is wrong there.
+    paths = [_data_path(tuple(e.get("loc", ())), arguments, str(e.get("type", ""))) for e in errors]
+    best = max(range(len(errors)), key=lambda i: (len(paths[i]), -i))
+    first = errors[best]
+    loc = ".".join(str(p) for p in paths[best]) or None
     kind = str(first.get("type", ""))
     msg = first.get("msg", "invalid value")
     allowed = sorted(tool.parameters_schema.get("properties", {}))
@@ -323,7 +353,7 @@ def call(episode: EpisodeState, name: str, arguments: Any = None) -> CallResult:
     try:
         args = model.model_validate(arguments, strict=True)
     except ValidationError as exc:
-        return _invalid(tool, exc)
+        return _invalid(tool, exc, arguments)
     except (RecursionError, TypeError, ValueError) as exc:
         return _fail("invalid_arguments", f"invalid arguments: {exc}", None, "send plain JSON values")
     kwargs = args.__dict__

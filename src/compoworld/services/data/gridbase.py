@@ -1140,8 +1140,8 @@ def _check_name(ctx: Ctx, table_id: str, name: str, own: str | None, field: str 
 @service.tool(
     intent="create a table in the database",
     write=True,
-    example=lambda ctx: {"database_id": next(ctx.where(Database, trashed=False)).id, "name": "Contacts",
-                         "user_email": _admin_of(ctx, next(ctx.where(Database, trashed=False)).workspace_id)},
+    example=lambda ctx: {"database_id": ctx.where(Database, trashed=False)[0].id, "name": "Contacts",
+                         "user_email": _admin_of(ctx, ctx.where(Database, trashed=False)[0].workspace_id)},
 )  # fmt: skip
 def create_table(ctx: Ctx, database_id: DatabaseId, name: FieldName, user_email: Email) -> TableOut:
     """Create a table with the default fields Name (primary text), Notes and Active, two empty rows and a Grid view.
