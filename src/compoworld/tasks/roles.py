@@ -502,6 +502,13 @@ _RESOURCE_ROLES: dict[str, str] = {
     "forum.post": "customer|employee",
     "forum.like": "customer|employee",
     "forum.flag": "customer|employee",
+    "tunes.user": "customer",
+    "tunes.playlist": "customer",
+    "tunes.artist": "public",
+    "tunes.album": "public",
+    "tunes.track": "public",
+    "fittrack.athlete": "customer|employee",
+    "fittrack.club_membership": "customer|employee",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -637,6 +644,8 @@ _SERVICE_ROLES: dict[str, str] = {
     "feedback": "customer|employee",
     "loyalty": "customer",
     "forum": "customer|employee",
+    "tunes": "customer",
+    "fittrack": "customer|employee",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 
