@@ -16,6 +16,7 @@ from compoworld.cli.bench import bench_app
 from compoworld.cli.catalog import call_tool, catalog_app, check, tour
 from compoworld.cli.export import export_app
 from compoworld.cli.serve import serve_app
+from compoworld.cli.service import service_app
 from compoworld.cli.tasks import audit, discovery_recall, graph_app, render_tasks, synth, verify
 from compoworld.cli.train import eval_app, experiment, train_app
 
@@ -41,6 +42,7 @@ app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
 app.add_typer(graph_app, name="graph")
 app.add_typer(serve_app, name="serve")
+app.add_typer(service_app, name="service")
 app.add_typer(export_app, name="export")
 app.add_typer(train_app, name="train")
 app.add_typer(eval_app, name="eval")

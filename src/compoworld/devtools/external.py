@@ -1,0 +1,158 @@
+"""Services from outside the package: load a module from a file and check it as the catalog's own are checked.
+
+A team writing its own service (by hand or with ``compoworld service new``)
+keeps it in its own repository; ``compoworld service check PATH`` imports that
+file, loads it into the catalog beside the built-in services, runs the
+conformance suite on every one of its tools and reports how it connects to the
+rest of the dependency graph: which of its tools feed tools of other services
+and which consume their outputs. A service that connects to nothing can be
+called but never appears in a cross-service scenario.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from compoworld.devtools.conformance import CheckResult, check_world
+from compoworld.engine.catalog import Catalog
+from compoworld.engine.errors import CatalogError
+from compoworld.engine.registration import register, registered
+from compoworld.engine.service import Service
+
+__all__ = ["ServiceCheck", "check_service", "load_service_file"]
+
+
+def load_service_file(path: Path) -> Service:
+    """Import a service module from a file and register it, so that catalogs and synthesis find it by name.
+
+    The module is imported under ``compoworld_user.<stem>`` so that it cannot
+    shadow a module of the package; it must define one :class:`Service`
+    (conventionally called ``service``) whose name no other registered service has.
+
+    Args:
+        path: The ``.py`` file.
+
+    Returns:
+        The module's service.
+
+    Raises:
+        CatalogError: if the file is missing, fails to import, defines no service or several, or
+            names a service that is already registered from elsewhere.
+    """
+    if not path.is_file() or path.suffix != ".py":
+        raise CatalogError(f"{path}: give the path of a service module (.py file)")
+    module_name = f"compoworld_user.{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise CatalogError(f"{path}: cannot be imported as a module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(module_name, None)
+        raise CatalogError(f"{path}: import failed: {type(exc).__name__}: {exc}") from exc
+    found = getattr(module, "service", None)
+    attr = "service"
+    if not isinstance(found, Service):
+        services = [(k, v) for k, v in vars(module).items() if isinstance(v, Service)]
+        if len(services) != 1:
+            raise CatalogError(f"{path}: define exactly one Service (found {len(services)}); name it `service`")
+        attr, found = services[0]
+    target = f"{module_name}:{attr}"
+    existing = registered().get(found.name)
+    if existing is not None and existing != target:
+        raise CatalogError(
+            f"{path}: service {found.name!r} is already registered as {existing}; give yours another name"
+        )
+    register(found.name, target)
+    return found
+
+
+@dataclass
+class ServiceCheck:
+    """What checking one service found.
+
+    Attributes:
+        service: The service's name.
+        tools: Its tools.
+        results: Every conformance check's result.
+        feeds: Tools of other services its outputs feed, with the semantic types that link them.
+        consumes: Tools of other services whose outputs it takes.
+    """
+
+    service: str
+    tools: list[str]
+    results: list[CheckResult]
+    feeds: dict[str, list[str]] = field(default_factory=dict)
+    consumes: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def failures(self) -> list[CheckResult]:
+        """The failed checks."""
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def connected(self) -> bool:
+        """Whether it both feeds and consumes another service (what scenarios need)."""
+        return bool(self.feeds) and bool(self.consumes)
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready summary."""
+        return {
+            "service": self.service,
+            "tools": len(self.tools),
+            "checks": len(self.results),
+            "failed": len(self.failures),
+            "failures": [{"tool": r.tool, "check": r.check, "detail": r.detail} for r in self.failures],
+            "by_check": dict(Counter(r.check for r in self.results)),
+            "feeds_services": sorted({t.partition("__")[0] for t in self.feeds}),
+            "consumes_services": sorted({t.partition("__")[0] for t in self.consumes}),
+            "links_out": sum(len(v) for v in self.feeds.values()),
+            "links_in": sum(len(v) for v in self.consumes.values()),
+            "connected": self.connected,
+        }
+
+
+def check_service(service: Service, *, seed: int = 0) -> ServiceCheck:
+    """Run the conformance suite on a service and place it in the dependency graph of the whole catalog.
+
+    Args:
+        service: The service (from :func:`load_service_file` or imported).
+        seed: The world's seed.
+
+    Returns:
+        The check's findings.
+
+    Raises:
+        CatalogError: if the service does not load beside the catalog (a name clash, a bad declaration).
+    """
+    from compoworld.tasks.graph import ToolGraph
+    from compoworld.world.world import World
+
+    own = Catalog.load([service.name], render_schemas=True)
+    tools = [t.name for t in own.tools.values()]
+    # Its own world is enough for the conformance suite (ids and values come from its records and the
+    # population); the graph needs every service's tool schemas, which the index holds without imports.
+    results = list(check_world(World.build(own, seed=seed), [service.name]))
+    graph = ToolGraph.build(Catalog.load(None))
+    mine = [t for t in graph.tools if graph.service_of[t] == service.name]
+    feeds: dict[str, list[str]] = {}
+    for name in mine:
+        for out in graph.outputs[name]:
+            for consumer in graph.consumers.get(out.semantic, ()):
+                if graph.service_of[consumer] != service.name:
+                    feeds.setdefault(consumer, []).append(out.semantic)
+    wanted = {port.semantic for name in mine for port in graph.inputs[name]}
+    consumes: dict[str, list[str]] = {}
+    for name in graph.tools:
+        if graph.service_of[name] != service.name:
+            for out in graph.outputs[name]:
+                if out.semantic in wanted:
+                    consumes.setdefault(name, []).append(out.semantic)
+    return ServiceCheck(service=service.name, tools=tools, results=results, feeds=feeds, consumes=consumes)
