@@ -186,3 +186,62 @@ def test_service_new_refuses_to_overwrite_and_check_reports_a_module_that_does_n
     broken.write_text("raise RuntimeError('half written')\n")
     result = runner.invoke(app, ["service", "check", str(broken)])
     assert result.exit_code == 2 and "half written" in result.output
+
+
+def test_a_model_refines_the_scaffold_and_only_attempts_that_pass_the_checks_are_kept(tmp_path: Path) -> None:
+    from compoworld.devtools.testing import ScriptedChatServer
+
+    base = scaffold(FIXTURES / "petstore-expanded.yaml", "petstore").source
+    guard = (
+        "from compoworld.engine.errors import RuleViolation\n\n\n"
+        "def _guard_pet(ctx: object, new: Pet, old: object) -> None:\n"
+        "    if new.tag is not None and new.tag == new.name:\n"
+        '        raise RuleViolation("a tag repeats the name", field="tag", hint="tag the kind of pet")\n\n\n'
+        "pets = service.resource("
+    )
+    improved = base.replace("pets = service.resource(", guard).replace(
+        "    delete=True,\n)", "    delete=True,\n    guard_create=_guard_pet,\n)"
+    )
+    assert improved != base
+    broken = base.replace(
+        "def seed(s: SeedContext) -> None:", "def seed(s: SeedContext) -> None:\n    raise ValueError('x')"
+    )
+    module = tmp_path / "petstore.py"
+    module.write_text(base)
+    replies = ["Here is my plan, no code yet.", f"```python\n{broken}```", f"Done:\n```python\n{improved}```"]
+    from compoworld.devtools.openapi.refine import refine
+
+    with ScriptedChatServer(replies) as server:
+        attempts = refine(module, base_url=server.url, model="scripted", rounds=3)
+        server.assert_script_used()
+        requests = [r["messages"][-1]["content"] for r in server.requests]
+    assert [a.kept for a in attempts] == [False, False, True]
+    assert "no ```python block" in attempts[0].reason and "no ```python block" in requests[1]
+    assert "check failed" in attempts[1].reason and "check failed" in requests[2]
+    assert module.read_text() == improved
+    log = [json.loads(line) for line in (tmp_path / "petstore.refine.jsonl").read_text().splitlines()]
+    assert [entry["kept"] for entry in log] == [False, False, True]
+    assert (tmp_path / "petstore.refine" / "attempt-2.py").read_text() == broken
+
+
+def _normal(semantic: str | None) -> str | None:
+    if semantic is not None and semantic.startswith("IdOf("):
+        return "id:" + semantic.split(".")[-1].rstrip('")')
+    return semantic
+
+
+def test_semantic_inference_on_50_hand_labelled_fields_is_precise() -> None:
+    labels = json.loads((FIXTURES / "labels.json").read_text())
+    right = predicted = relevant = found = total = 0
+    for document, name in CASES:
+        fields = {f["field"]: _normal(f["semantic"]) for f in scaffold(FIXTURES / document, name).report()["fields"]}
+        for field_name, label in labels[document].items():
+            guess = fields[field_name]
+            total += 1
+            predicted += guess is not None
+            right += guess is not None and guess == label
+            relevant += label is not None
+            found += label is not None and guess == label
+    assert total == 50
+    assert right / predicted >= 0.9, f"precision {right}/{predicted}"
+    assert found / relevant >= 0.8, f"recall {found}/{relevant}"

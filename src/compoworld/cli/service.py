@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from compoworld.cli.common import JsonOpt, SeedOpt, console, err, print_json
+from compoworld.cli.common import JsonOpt, LLMBaseUrlOpt, LLMModelOpt, SeedOpt, console, err, print_json
 
 __all__ = ["service_app"]
 
@@ -30,9 +30,20 @@ def service_new(
     out: Annotated[Path, typer.Option("--out", help="Folder to write NAME.py and NAME.report.json into.")] = Path(),
     category: Annotated[str, typer.Option("--category", help="The catalog category it joins.")] = "custom",
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing module.")] = False,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = None,
+    llm_rounds: Annotated[int, typer.Option("--llm-rounds", min=1, help="llm: refinement requests.")] = 2,
+    llm_timeout: Annotated[float, typer.Option("--llm-timeout", help="llm: seconds per request.")] = 300.0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Scaffold a stateful service module from an OpenAPI document (offline, deterministic)."""
+    """Scaffold a stateful service module from an OpenAPI document (offline, deterministic).
+
+    With --llm-base-url and --llm-model, a model then refines it (domain rules, refusals, seeding); an attempt
+    is kept only when `compoworld service check` passes on it, and every attempt is logged beside the module.
+    """
+    if (llm_base_url is None) != (llm_model is None):
+        err.print("[red]give both --llm-base-url and --llm-model[/red] (or neither, for the offline scaffold)")
+        raise typer.Exit(2)
     from compoworld.devtools.openapi import SpecError, scaffold
 
     try:
@@ -48,6 +59,8 @@ def service_new(
     out.mkdir(parents=True, exist_ok=True)
     report = made.report()
     module.write_text(made.source, encoding="utf-8")
+    if llm_base_url is not None and llm_model is not None:
+        report["refine"] = _refine(module, llm_base_url, llm_model, llm_rounds, llm_timeout)
     report_path.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if as_json:
         print_json({**report, "module": str(module), "report": str(report_path)})
@@ -58,6 +71,20 @@ def service_new(
         f"{report['semantic_inferred']} fields with semantic types, {len(report['todos'])} TODO"
     )
     console.print(f"report: {escape(str(report_path))}; next: compoworld service check {escape(str(module))}")
+
+
+def _refine(module: Path, base_url: str, model: str, rounds: int, timeout_s: float) -> list[dict[str, object]]:
+    from compoworld.devtools.openapi.refine import refine
+
+    try:
+        attempts = refine(module, base_url=base_url, model=model, rounds=rounds, timeout_s=timeout_s)
+    except (ValueError, RuntimeError) as exc:
+        err.print(f"[red]cannot refine:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    for a in attempts:
+        mark = "[green]kept[/]" if a.kept else "[yellow]not kept[/]"
+        err.print(f"refine round {a.round}: {mark}: {escape(a.reason)}")
+    return [{"round": a.round, "kept": a.kept, "reason": a.reason} for a in attempts]
 
 
 @service_app.command("check")

@@ -107,6 +107,7 @@ class ServiceCheck:
         return {
             "service": self.service,
             "tools": len(self.tools),
+            "tool_names": sorted(self.tools),
             "checks": len(self.results),
             "failed": len(self.failures),
             "failures": [{"tool": r.tool, "check": r.check, "detail": r.detail} for r in self.failures],

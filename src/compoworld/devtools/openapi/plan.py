@@ -46,6 +46,7 @@ _PAGING = (
 )
 _CREATED = ("date_created", "created_at", "created", "creation_date", "created_on", "create_time", "date_added")
 _UPDATED = ("date_updated", "updated_at", "updated", "modified_at", "date_modified", "last_modified", "update_time")
+_NAMEABLE = frozenset({"Email", "Phone", "PersonName", "CompanyName", "Domain"})
 _RESERVED = frozenset({"schema", "json", "copy", "dict", "fields", "construct", "validate"})
 _CLASS_RESERVED = frozenset({"Service", "Record", "Value", "Transition", "SeedContext", "Ctx", "Field", "Literal"})
 _VERB_TARGETS = {
@@ -259,7 +260,7 @@ class _Planner:
         for op in self.doc.operations:
             kind, tool = self.done.get(op.label, ("todo", ""))
             operations.append({"operation": op.label, "kind": kind, "tool": tool})
-            if kind == "todo":
+            if kind == "todo" and not any(t.where == op.label for t in self.todos):
                 self.todos.append(Todo(op.label, self._why_not(op)))
         info = f"{self.doc.title} {self.doc.version}".strip()
         return ServicePlan(
@@ -614,6 +615,12 @@ class _Planner:
     def _body_fields(self, op: Operation, res: ResourcePlan) -> list[str]:
         body = op.body or {}
         names: list[str] = []
+        if not body and op.method != "get":
+            # POST /pet/{petId}?name=…&status=…: a write whose values come as query parameters.
+            for p in op.parameters:
+                f = res.field_named(snake(p.name))
+                if p.location == "query" and f is not None and f.generated is None and f.name not in names:
+                    names.append(f.name)
         parents = {f"{p}_id" for p in res.parents}
         for prop in body.get("properties") or {}:
             f = res.field_named(snake(prop)) or next((x for x in res.fields if x.source == prop), None)
@@ -724,6 +731,17 @@ class _Planner:
         for f in res.fields:
             if f.kind == "id" and not f.many and f.name not in res.filters:
                 res.filters.append(f.name)
+        named = [f.name for f in res.fields if f.semantic in _NAMEABLE and not f.many and f.name not in res.filters]
+        if res.listed and named:
+            # How people find a record ("the participant at +1 415 …"): a lookup the agent can start from.
+            res.filters += named
+            self.todos.append(
+                Todo(
+                    f"list_{res.plural}",
+                    f"also filters on {', '.join(named)}, values people name records by; the document's list "
+                    "does not: drop them if the product cannot",
+                )
+            )
         res.search = [f.name for f in res.fields if _searchable(f)][:3]
         if res.create is None and (res.get or res.listed):
             self.todos.append(
