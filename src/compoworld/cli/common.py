@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -22,20 +22,27 @@ from compoworld.engine.catalog import Catalog
 from compoworld.engine.errors import CatalogError
 from compoworld.engine.openworld import WorldModel
 
+if TYPE_CHECKING:
+    from compoworld.tasks.parallel import Executor
+
 __all__ = [
+    "ExecutorOpt",
     "JsonOpt",
     "LLMBaseUrlOpt",
     "LLMCacheOpt",
     "LLMModelOpt",
+    "RayAddressOpt",
     "RecordingOpt",
     "SeedOpt",
     "SkipBadLinesOpt",
+    "WorkersOpt",
     "WorldModelOpt",
     "build_world_model",
     "console",
     "err",
     "file_errors",
     "load_catalog",
+    "make_executor",
     "print_json",
 ]
 
@@ -53,6 +60,14 @@ LLMBaseUrlOpt = Annotated[
 LLMModelOpt = Annotated[str | None, typer.Option("--llm-model", envvar="COMPOWORLD_LLM_MODEL", help="llm: model.")]
 LLMCacheOpt = Annotated[Path | None, typer.Option("--llm-cache", help="llm: SQLite answer cache file.")]
 RecordingOpt = Annotated[Path | None, typer.Option("--recording", help="replay: the recording to answer from.")]
+ExecutorOpt = Annotated[
+    str, typer.Option("--executor", help="Where the work runs: local (this process) or ray (Ray actors).")
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option("--ray-address", help="ray: a running cluster's address (default: RAY_ADDRESS, else a local Ray)."),
+]
+WorkersOpt = Annotated[int, typer.Option("--workers", min=1, help="ray: actors, one CPU each.")]
 SkipBadLinesOpt = Annotated[
     bool,
     typer.Option(
@@ -60,6 +75,37 @@ SkipBadLinesOpt = Annotated[
         help="Resume past damaged lines of the output file: keep every valid line, move bad ones to FILE.bad.",
     ),
 ]
+
+
+def make_executor(kind: str, address: str | None, workers: int) -> Executor | None:
+    """The executor the ``--executor`` options name (None for local: the sequential path).
+
+    Args:
+        kind: ``local`` or ``ray``.
+        address: ray: the cluster's address, or None.
+        workers: ray: actors.
+
+    Returns:
+        The executor, or None for local.
+
+    Raises:
+        typer.Exit: with status 2 for an unknown kind or when Ray is missing.
+    """
+    if kind == "local":
+        if address is not None:
+            err.print("[red]--ray-address needs --executor ray[/red]")
+            raise typer.Exit(2)
+        return None
+    if kind != "ray":
+        err.print(f"[red]unknown executor[/red] {escape(repr(kind))}: use local or ray")
+        raise typer.Exit(2)
+    from compoworld.adapters.ray import RayExecutor
+
+    try:
+        return RayExecutor(address=address, workers=workers)
+    except (RuntimeError, ValueError, ConnectionError) as exc:
+        err.print(f"[red]ray executor:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
 
 
 def build_world_model(

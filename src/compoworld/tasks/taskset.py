@@ -22,7 +22,7 @@ import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,6 +33,7 @@ from compoworld.engine.jsonl import append_line, error_summary, repair, scan, wr
 from compoworld.tasks.audit import AuditReport, audit_tasks
 from compoworld.tasks.gates import validate_task
 from compoworld.tasks.graph import ToolGraph
+from compoworld.tasks.parallel import Executor, IndexDraw
 from compoworld.tasks.split import Split
 from compoworld.tasks.synthesis import BY_PATTERN, SynthConfig, Synthesizer
 from compoworld.tasks.task import Task, check_task_world, solution_signature
@@ -204,6 +205,7 @@ def synthesize(
     rewriter: Rewriter | None = None,
     skip_bad_lines: bool = False,
     split: Split | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
     """Synthesize ``count`` tasks into ``out/tasks.jsonl`` (resuming if it exists) and write ``out/stats.json``.
 
@@ -234,6 +236,8 @@ def synthesize(
         split: One side of a training/evaluation split (:class:`~compoworld.tasks.split.Split`): training
             leaves the held-out services out of the world; evaluation draws from indices
             :data:`~compoworld.tasks.split.EVAL_START` on and keeps only tasks touching a held-out service.
+        executor: Draws indices on its workers (see :mod:`compoworld.tasks.parallel`); the files are the
+            same, byte for byte, as without one.
 
     Returns:
         The statistics also written to ``stats.json``, plus ``tasks_per_s_this_run``,
@@ -292,25 +296,37 @@ def synthesize(
     save(next_index)
     started = time.perf_counter()
     made_now = 0
+    draws = _draws(executor, seed, world_seed, config, services, next_index, last)
     with settled(), tasks_path.open("a") as fh:
         index = next_index
         while len(tasks) < count and index < last:
             reasons: dict[str, int] = {}
-            task = synth.task_at(seed, index, seen, reasons)
+            line: str | None = None
+            draw = next(draws) if draws is not None else None
+            if draw is not None and draw.valid_for(seen):
+                # What a worker drew is what this process would draw: nothing it asked about was kept since.
+                reasons = dict(draw.rejected)
+                seen.update(draw.kept)
+                line = draw.task_json
+                task = None if line is None else Task.model_validate_json(line)
+            else:
+                task = synth.task_at(seed, index, seen, reasons)
             rejected.update(reasons)
             if task is not None and split is not None and not split.keeps(task):
                 rejected["split:no_holdout_service"] += 1
                 task = None
             if task is not None and rewriter is not None:
-                task = rewriter.rewrite(world, task)
+                task, line = rewriter.rewrite(world, task), None
             if task is not None:
-                append_line(fh, task.model_dump_json())
+                append_line(fh, line if line is not None else task.model_dump_json())
                 tasks.append(task)
                 made_now += 1
             index += 1
             save(index)
             if progress is not None:
                 progress(len(tasks), count)
+    if draws is not None:
+        draws.close()
     elapsed = time.perf_counter() - started
     stats = {
         "kept": len(tasks),
@@ -339,6 +355,22 @@ def synthesize(
     if found.moved_to is not None:
         stats["bad_lines_file"] = str(found.moved_to)
     return stats
+
+
+def _draws(
+    executor: Executor | None,
+    seed: int,
+    world_seed: int,
+    config: SynthConfig,
+    services: list[str] | None,
+    start: int,
+    last: int,
+) -> Generator[IndexDraw, None, None] | None:
+    """The executor's draws of indices ``start..last-1``, in order (None without an executor)."""
+    if executor is None:
+        return None
+    init = {"seed": seed, "world_seed": world_seed, "config": config, "services": services}
+    return executor.imap("compoworld.tasks.parallel:SynthWorker", init, "draw", range(start, last))
 
 
 def _by_pattern(rejected: Counter[str]) -> dict[str, dict[str, int]]:
