@@ -8,6 +8,7 @@ from __future__ import annotations
 import filecmp
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,3 +78,52 @@ def test_a_killed_ray_run_resumes_to_the_same_files(local_run: Path, executor: R
         synthesize(tmp_path, count=COUNT, seed=SEED, executor=executor, progress=stop)
     synthesize(tmp_path, count=COUNT, seed=SEED, executor=executor)
     _same(local_run, tmp_path)
+
+
+def test_rollouts_on_ray_with_an_actor_killed_mid_run_make_every_episode_exactly_once(
+    local_run: Path, executor: RayExecutor, tmp_path: Path
+) -> None:
+    from compoworld.agents.factory import make_policy
+    from compoworld.agents.rollout import RolloutConfig, read_trajectories, run_rollouts
+
+    config = RolloutConfig(group_size=2, concurrency=2, seed=1)
+    tasks = local_run / "tasks.jsonl"
+    local = run_rollouts(tasks, make_policy("oracle"), tmp_path / "local", config, limit=8)
+    killed: list[int] = []
+
+    def kill_one(n: int) -> None:
+        killed.append(n)
+        if len(killed) == 5:
+            ray.kill(executor.actors[-1])
+
+    before = executor.replaced
+    remote = run_rollouts(
+        tasks,
+        make_policy("oracle"),
+        tmp_path / "ray",
+        config,
+        limit=8,
+        executor=executor,
+        policy_spec={"spec": "oracle"},
+        progress=kill_one,
+    )
+    assert executor.replaced == before + 1
+    assert remote.done_now == local.done_now == 16 and not remote.failures
+    here = read_trajectories(tmp_path / "local")
+    there = read_trajectories(tmp_path / "ray")
+    assert sorted(t.key for t in there) == sorted(t.key for t in here)
+    assert len({t.key for t in there}) == len(there)
+    by_key = {t.key: t for t in here}
+
+    def calls(t: Any) -> list[tuple[str, str, bool]]:
+        return [(c.tool, c.arguments, c.ok) for c in t.calls]
+
+    assert all(t.success == by_key[t.key].success and calls(t) == calls(by_key[t.key]) for t in there)
+
+
+def test_workers_that_cannot_start_stop_the_job_with_their_error(executor: RayExecutor) -> None:
+    from compoworld.tasks.synthesis import SynthConfig
+
+    init = {"seed": 0, "world_seed": 0, "config": SynthConfig(), "services": ["no_such_service"]}
+    with pytest.raises(RuntimeError, match="no_such_service"):
+        list(executor.imap("compoworld.tasks.parallel:SynthWorker", init, "draw", range(4)))

@@ -110,6 +110,9 @@ class RayExecutor:
         emitted = 0
         exhausted = False
         ahead = self.workers * self.in_flight * 2
+        # Actors lost since the last result: a worker that cannot even start (a bad task file, a missing
+        # service) would otherwise be replaced for ever.
+        lost_in_a_row = 0
 
         def submit(actor: Any, seq: int, item: Any) -> None:
             pending[actor.call.remote(method, item)] = (seq, item, actor)
@@ -145,7 +148,13 @@ class RayExecutor:
                 try:
                     done[seq] = ray.get(ref)
                     load[actor] -= 1
-                except lost:
+                    lost_in_a_row = 0
+                except lost as exc:
+                    lost_in_a_row += 1
+                    if lost_in_a_row > 2 * self.workers:
+                        raise RuntimeError(
+                            f"Ray workers keep dying ({lost_in_a_row} in a row); the last: {exc}"
+                        ) from exc
                     # The actor is gone with whatever it held: a new one takes its place and this item.
                     if actor in load:
                         del load[actor]

@@ -42,6 +42,7 @@ from compoworld.agents.session import TaskSession, WorldCache
 from compoworld.engine.jsonl import append_line, recover, write_json_atomic
 from compoworld.engine.registration import registered
 from compoworld.tasks.criteria import Verdict
+from compoworld.tasks.parallel import Executor
 from compoworld.tasks.task import Task
 from compoworld.tasks.taskset import read_tasks, task_set_services
 from compoworld.world.world import World
@@ -49,6 +50,7 @@ from compoworld.world.world import World
 __all__ = [
     "CallRecord",
     "RolloutConfig",
+    "RolloutWorker",
     "RunResult",
     "Trajectory",
     "load_task_worlds",
@@ -380,6 +382,103 @@ async def _run_async(
             await policy.aclose()
 
 
+class RolloutWorker:
+    """Runs batches of episodes in worlds built once: what each executor worker (a Ray actor) holds.
+
+    Args:
+        tasks_path: The task file.
+        limit: Use only the first ``limit`` tasks.
+        services: Services of the tasks' world (default: from the task set's stats.json).
+        policy: :func:`~compoworld.agents.factory.make_policy`'s arguments, ``spec`` included.
+        config: The run's knobs; ``concurrency`` episodes of a batch run at once.
+    """
+
+    def __init__(
+        self,
+        *,
+        tasks_path: str,
+        limit: int | None,
+        services: list[str] | None,
+        policy: dict[str, Any],
+        config: RolloutConfig,
+    ) -> None:
+        from compoworld.agents.factory import make_policy
+
+        tasks = read_tasks(tasks_path)[:limit]
+        self.tasks = {t.id: t for t in tasks}
+        self.worlds = load_task_worlds(tasks, services, Path(tasks_path))
+        self.policy = make_policy(**policy)
+        self.config = config
+        # One loop for the worker's life: an endpoint's client belongs to the loop it was first used on.
+        self.loop = asyncio.new_event_loop()
+
+    def run(self, batch: list[tuple[str, int]]) -> list[tuple[str, int, str | None, str]]:
+        """Run a batch of (task id, rollout) episodes, ``concurrency`` at a time.
+
+        Args:
+            batch: The episodes.
+
+        Returns:
+            ``(task id, rollout, trajectory line or None, error)`` per episode, in batch order.
+        """
+        gate = asyncio.Semaphore(max(1, self.config.concurrency))
+
+        async def one(task_id: str, rollout: int) -> tuple[str, int, str | None, str]:
+            task = self.tasks[task_id]
+            async with gate:
+                try:
+                    traj = await run_episode(
+                        self.worlds[task.world_seed], task, self.policy, rollout=rollout, config=self.config
+                    )
+                except PolicyUnavailable as exc:
+                    return task_id, rollout, None, str(exc)
+            return task_id, rollout, traj.model_dump_json(), ""
+
+        async def every() -> list[tuple[str, int, str | None, str]]:
+            return list(await asyncio.gather(*(one(t, r) for t, r in batch)))
+
+        return self.loop.run_until_complete(every())
+
+
+def _run_on_executor(
+    executor: Executor,
+    init: dict[str, Any],
+    pending: list[tuple[Task, int]],
+    config: RolloutConfig,
+    path: Path,
+    progress: Callable[[int], None] | None,
+    result: RunResult,
+) -> None:
+    """Episodes in batches on the executor's workers; each (task, rollout) is written once, as batches return."""
+    size = max(1, config.concurrency)
+    keys = [(t.id, r) for t, r in pending]
+    batches = [keys[i : i + size] for i in range(0, len(keys), size)]
+    give_up_after = max(8, 2 * config.concurrency)
+    streak = 0
+    written: set[tuple[str, int]] = set()
+    draws = executor.imap("compoworld.agents.rollout:RolloutWorker", init, "run", batches)
+    with path.open("a") as fh:
+        try:
+            for done in draws:
+                for task_id, rollout, line, error in done:
+                    if line is None:
+                        streak += 1
+                        result.failures.append((task_id, rollout, error))
+                        continue
+                    streak = 0
+                    if (task_id, rollout) in written:
+                        continue  # a batch given to another worker after its first one died: written once
+                    append_line(fh, line)
+                    written.add((task_id, rollout))
+                    result.done_now += 1
+                    if progress is not None:
+                        progress(1)
+                if streak >= give_up_after:
+                    break  # a dead endpoint fails every episode: stop scheduling
+        finally:
+            draws.close()
+
+
 def run_rollouts(
     tasks_path: str | Path,
     policy: Policy,
@@ -391,6 +490,8 @@ def run_rollouts(
     progress: Callable[[int], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
     skip_bad_lines: bool = False,
+    executor: Executor | None = None,
+    policy_spec: dict[str, Any] | None = None,
 ) -> RunResult:
     """Roll out a policy on every task of a file, ``group_size`` times each, resuming a previous run.
 
@@ -410,6 +511,10 @@ def run_rollouts(
         progress: Called with 1 after each finished trajectory.
         on_start: Called with ``(total, already done)`` before the first episode.
         skip_bad_lines: Move damaged lines of the trajectory file aside instead of refusing to resume.
+        executor: Runs the episodes on its workers (Ray actors), ``concurrency`` at once on each; each
+            worker builds the policy from ``policy_spec``. A worker lost mid-run has its episodes run
+            elsewhere; each (task, rollout) is written once.
+        policy_spec: With an executor: :func:`~compoworld.agents.factory.make_policy`'s arguments.
 
     Returns:
         What this call did.
@@ -455,6 +560,18 @@ def run_rollouts(
     )
     if on_start is not None:
         on_start(result.total, len(done))
-    asyncio.run(_run_async(worlds, policy, pending, config, path, progress, result))
+    if executor is not None:
+        if policy_spec is None:
+            raise ValueError("an executor builds the policy in each worker: give policy_spec (make_policy's arguments)")
+        init = {
+            "tasks_path": str(tasks_file),
+            "limit": limit,
+            "services": services,
+            "policy": policy_spec,
+            "config": config,
+        }
+        _run_on_executor(executor, init, pending, config, path, progress, result)
+    else:
+        asyncio.run(_run_async(worlds, policy, pending, config, path, progress, result))
     result.elapsed_s = time.perf_counter() - started
     return result

@@ -8,16 +8,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from compoworld.cli.common import SkipBadLinesOpt, console, err, file_errors
+from compoworld.cli.common import (
+    ExecutorOpt,
+    RayAddressOpt,
+    SkipBadLinesOpt,
+    WorkersOpt,
+    console,
+    err,
+    file_errors,
+    make_executor,
+)
 
 if TYPE_CHECKING:
     from compoworld.agents.policies import Policy
     from compoworld.agents.rollout import RolloutConfig, RunResult
+    from compoworld.tasks.parallel import Executor
 
 __all__ = ["demo", "report", "rollout", "score"]
 
@@ -53,11 +63,17 @@ def rollout(
             "--discovery", help="Tool discovery mode: give the agent search_tools and call_tool, not the task's tools."
         ),
     ] = False,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
+    ray_workers: WorkersOpt = 2,
 ) -> None:
     """Roll out a policy on every task, GROUP_SIZE times each, into OUT/trajectories.jsonl (resumable).
 
     A resume keeps every valid line and repairs only a torn last line; a damaged line stops it (exit 1)
     unless --skip-bad-lines moves it to OUT/trajectories.jsonl.bad and runs its episode again.
+
+    With --executor ray, each Ray actor loads the tasks' worlds and the policy once and runs CONCURRENCY
+    episodes at a time; a lost actor's episodes run on another, and each (task, rollout) is written once.
     """
     from compoworld.agents.factory import make_policy
     from compoworld.agents.rollout import RolloutConfig
@@ -91,12 +107,33 @@ def rollout(
         seed=seed,
         discovery=discovery,
     )
-    result = _run_with_progress(tasks, agent, out, config, limit, skip_bad_lines)
+    spec = {
+        "spec": policy,
+        "base_url": base_url,
+        "model": model,
+        "api_key": api_key,
+        "temperature": temperature,
+        "max_tokens": max_tokens,
+        "workers": workers,
+    }
+    pool = make_executor(executor, ray_address, ray_workers)
+    try:
+        result = _run_with_progress(tasks, agent, out, config, limit, skip_bad_lines, pool, spec)
+    finally:
+        if pool is not None:
+            pool.close()
     _report_rollout(result)
 
 
 def _run_with_progress(
-    tasks: Path, agent: Policy, out: Path, config: RolloutConfig, limit: int | None, skip_bad_lines: bool
+    tasks: Path,
+    agent: Policy,
+    out: Path,
+    config: RolloutConfig,
+    limit: int | None,
+    skip_bad_lines: bool,
+    executor: Executor | None = None,
+    policy_spec: dict[str, Any] | None = None,
 ) -> RunResult:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -116,6 +153,8 @@ def _run_with_progress(
                     progress=lambda n: bar.advance(job, n),
                     on_start=lambda total, done: bar.update(job, total=total, completed=done),
                     skip_bad_lines=skip_bad_lines,
+                    executor=executor,
+                    policy_spec=policy_spec,
                 )
         except (ValueError, FileNotFoundError) as exc:
             err.print(f"[red]rollout failed:[/red] {escape(str(exc))}", soft_wrap=True)

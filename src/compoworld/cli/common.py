@@ -67,7 +67,7 @@ RayAddressOpt = Annotated[
     str | None,
     typer.Option("--ray-address", help="ray: a running cluster's address (default: RAY_ADDRESS, else a local Ray)."),
 ]
-WorkersOpt = Annotated[int, typer.Option("--workers", min=1, help="ray: actors, one CPU each.")]
+WorkersOpt = Annotated[int, typer.Option("--ray-workers", min=1, help="ray: actors, one CPU each.")]
 SkipBadLinesOpt = Annotated[
     bool,
     typer.Option(
