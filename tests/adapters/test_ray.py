@@ -6,6 +6,7 @@ Runs on a local Ray with 2 workers (the ``ray`` extra, installed by ``make test`
 from __future__ import annotations
 
 import filecmp
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,13 @@ def test_rollouts_on_ray_with_an_actor_killed_mid_run_make_every_episode_exactly
 
     assert all(t.success == by_key[t.key].success and calls(t) == calls(by_key[t.key]) for t in there)
 
+    # Scoring the run on the actors, a few groups per shard, gives the local summary and rows.
+    from compoworld.tasks.rewards import RewardConfig
+    from compoworld.train.scoring import score_trajectories
+
+    scheme = RewardConfig(scheme="completion_focused")
+    assert score_trajectories(there, scheme, executor=executor, shard=3) == score_trajectories(there, scheme)
+
 
 def test_workers_that_cannot_start_stop_the_job_with_their_error(executor: RayExecutor) -> None:
     from compoworld.tasks.synthesis import SynthConfig
@@ -127,3 +135,19 @@ def test_workers_that_cannot_start_stop_the_job_with_their_error(executor: RayEx
     init = {"seed": 0, "world_seed": 0, "config": SynthConfig(), "services": ["no_such_service"]}
     with pytest.raises(RuntimeError, match="no_such_service"):
         list(executor.imap("compoworld.tasks.parallel:SynthWorker", init, "draw", range(4)))
+
+
+def test_verify_on_ray_finds_what_a_local_verify_finds(local_run: Path, executor: RayExecutor, tmp_path: Path) -> None:
+    from compoworld.tasks.taskset import verify_file
+
+    lines = (local_run / "tasks.jsonl").read_text().splitlines()
+    # Two tasks that no longer hold: made in another world, as far as the file says.
+    for i in (3, 17):
+        task = json.loads(lines[i])
+        task["world_version"] = "0" * len(task["world_version"])
+        lines[i] = json.dumps(task)
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("\n".join(lines) + "\n")
+    here = verify_file(tasks)
+    there = verify_file(tasks, executor=executor, chunk=5)
+    assert here == there and here[0] == COUNT and len(here[1]) == 2

@@ -193,8 +193,14 @@ def score(
     out: Annotated[Path | None, typer.Option("--out", help="Write per-trajectory rewards here (JSONL).")] = None,
     per_criterion: Annotated[bool, typer.Option("--per-criterion", help="Include every task's criteria.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
+    ray_workers: WorkersOpt = 2,
 ) -> None:
-    """Score every trajectory of a run against its task's criteria and print the summary."""
+    """Score every trajectory of a run against its task's criteria and print the summary.
+
+    With --executor ray, shards of task groups are scored by Ray actors; the summary and rows are the same.
+    """
     from compoworld.tasks.rewards import RewardConfig
     from compoworld.train.scoring import score_run
 
@@ -207,8 +213,13 @@ def score(
             gating=gating,
             advantage=advantage,  # type: ignore[arg-type]
         )
-        summary = score_run(run, config, out)
-    except (ValueError, FileNotFoundError) as exc:
+        pool = make_executor(executor, ray_address, ray_workers)
+        try:
+            summary = score_run(run, config, out, executor=pool)
+        finally:
+            if pool is not None:
+                pool.close()
+    except (ValueError, FileNotFoundError, RuntimeError) as exc:
         err.print(f"[red]score failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     if not per_criterion:

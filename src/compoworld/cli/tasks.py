@@ -275,16 +275,26 @@ def _synthesize(
 def verify(
     path: Annotated[Path, typer.Argument(help="A tasks.jsonl file.")],
     service: ServicesOpt = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
+    ray_workers: WorkersOpt = 2,
 ) -> None:
-    """Re-run every gate and criterion of every task on a fresh world; exit 1 naming failures."""
+    """Re-run every gate and criterion of every task on a fresh world; exit 1 naming failures.
+
+    With --executor ray, chunks of tasks are checked by Ray actors (each builds the worlds once).
+    """
     from compoworld.tasks.taskset import verify_file
 
+    pool = make_executor(executor, ray_address, ray_workers)
     try:
         with file_errors():
-            checked, failures = verify_file(path, service)
-    except (OSError, ValueError, CatalogError) as exc:
+            checked, failures = verify_file(path, service, executor=pool)
+    except (OSError, ValueError, CatalogError, RuntimeError) as exc:
         err.print(f"[red]cannot verify {path}:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
+    finally:
+        if pool is not None:
+            pool.close()
     for f in failures:
         err.print(f"[red]FAIL[/red] {f.task_id}: {escape(f.reason)}")
     console.print(f"{checked} tasks, {len(failures)} failed")

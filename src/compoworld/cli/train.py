@@ -13,7 +13,15 @@ import typer
 from pydantic import BaseModel, ValidationError
 from rich.markup import escape
 
-from compoworld.cli.common import console, err, print_json
+from compoworld.cli.common import (
+    ExecutorOpt,
+    RayAddressOpt,
+    WorkersOpt,
+    console,
+    err,
+    make_executor,
+    print_json,
+)
 
 __all__ = ["eval_app", "experiment", "train_app"]
 
@@ -168,10 +176,14 @@ def eval_cmd(
         str | None, typer.Option("--api-key", envvar="COMPOWORLD_AGENT_API_KEY", help="openai: key.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole summary as JSON.")] = False,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
+    ray_workers: WorkersOpt = 2,
 ) -> None:
     """Evaluate a policy on a task set: completion and criteria with 95 % intervals, by pattern and length.
 
-    OUT is a run directory `compoworld report` reads too; the summary is in OUT/eval.json.
+    OUT is a run directory `compoworld report` reads too; the summary is in OUT/eval.json. With --executor ray
+    the episodes are played by Ray actors, as `compoworld rollout --executor ray` plays them.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -183,12 +195,25 @@ def eval_cmd(
     settings = _settings(
         preset_name, "eval", max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, workers=workers
     )
+    pool = make_executor(executor, ray_address, ray_workers)
     try:
         summary = evaluate(
-            policy, tasks, out, settings, limit=limit, seed=seed, base_url=base_url, model=model, api_key=api_key
+            policy,
+            tasks,
+            out,
+            settings,
+            limit=limit,
+            seed=seed,
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            executor=pool,
         )
     except (FileNotFoundError, ValueError, ImportError, RuntimeError) as exc:
         raise _fail("eval", exc, 2 if isinstance(exc, ValueError | ImportError) else 1) from exc
+    finally:
+        if pool is not None:
+            pool.close()
     if as_json:
         print_json(summary)
         return

@@ -40,6 +40,7 @@ __all__ = [
     "gate",
     "group_rewards",
     "score_batch",
+    "score_each",
     "score_groups",
     "weights_for",
 ]
@@ -225,7 +226,34 @@ def _credit(row: Sequence[int], weights: Sequence[float], negative: Sequence[boo
     return math.fsum(w * c for w, c in counted) / total if total > 0 else 0.0
 
 
-def score_groups(groups: dict[str, list[list[dict[str, Any]]]], config: RewardConfig | None = None) -> dict[str, Any]:
+def score_each(
+    groups: dict[str, list[list[dict[str, Any]]]], config: RewardConfig | None = None
+) -> dict[str, GroupScore]:
+    """Each group's rewards and advantages (see :func:`group_rewards`), by task id.
+
+    Args:
+        groups: As :func:`score_groups` takes them.
+        config: The scheme and its parameters.
+
+    Returns:
+        Per task id, its score.
+    """
+    config = config or RewardConfig()
+    scores: dict[str, GroupScore] = {}
+    for task_id, rollouts in groups.items():
+        first = rollouts[0]
+        index = {v["id"]: k for k, v in enumerate(first)}
+        depends = [[index[d] for d in v.get("depends_on", []) if d in index] for v in first]
+        passed = [[bool(v["passed"]) for v in r] for r in rollouts]
+        scores[task_id] = group_rewards(passed, depends, config, [v["kind"] in NEGATIVE_KINDS for v in first])
+    return scores
+
+
+def score_groups(
+    groups: dict[str, list[list[dict[str, Any]]]],
+    config: RewardConfig | None = None,
+    scores: dict[str, GroupScore] | None = None,
+) -> dict[str, Any]:
     """Score many groups and summarise them.
 
     Args:
@@ -233,6 +261,7 @@ def score_groups(groups: dict[str, list[list[dict[str, Any]]]], config: RewardCo
             ``id``, ``kind``, ``passed`` and ``depends_on`` (criterion ids), all
             rollouts of a task listing the same criteria in the same order.
         config: The scheme and its parameters.
+        scores: The groups' scores when already made (by :func:`score_each`, on other workers).
 
     Returns:
         ``scores`` (per task: rewards, advantages, weights, pass rates) and
@@ -240,17 +269,12 @@ def score_groups(groups: dict[str, list[list[dict[str, Any]]]], config: RewardCo
         ``criterion_pass_rate`` and ``criterion_pass_rates`` by criterion kind.
     """
     config = config or RewardConfig()
-    scores: dict[str, GroupScore] = {}
+    scores = score_each(groups, config) if scores is None else {t: scores[t] for t in groups}
     kinds: dict[str, list[int]] = defaultdict(list)
     all_rewards: list[float] = []
     completions: list[int] = []
     for task_id, rollouts in groups.items():
-        first = rollouts[0]
-        index = {v["id"]: k for k, v in enumerate(first)}
-        depends = [[index[d] for d in v.get("depends_on", []) if d in index] for v in first]
-        passed = [[bool(v["passed"]) for v in r] for r in rollouts]
-        score = group_rewards(passed, depends, config, [v["kind"] in NEGATIVE_KINDS for v in first])
-        scores[task_id] = score
+        score = scores[task_id]
         all_rewards += score.rewards
         completions += score.completion
         for r in rollouts:

@@ -22,7 +22,7 @@ import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -43,6 +43,7 @@ __all__ = [
     "Rewriter",
     "TaskFileError",
     "VerifyFailure",
+    "VerifyWorker",
     "audit_file",
     "read_tasks",
     "render_markdown",
@@ -441,34 +442,64 @@ class VerifyFailure:
     reason: str
 
 
-def verify_file(path: str | Path, services: list[str] | None = None) -> tuple[int, list[VerifyFailure]]:
+def verify_file(
+    path: str | Path, services: list[str] | None = None, *, executor: Executor | None = None, chunk: int = 16
+) -> tuple[int, list[VerifyFailure]]:
     """Re-run every gate and criterion of every task in a file on a fresh world.
 
     Args:
         path: A ``tasks.jsonl`` file.
         services: Services to load (default: all).
+        executor: Checks chunks of tasks on its workers (each builds the worlds once); the failures are
+            the same, in the same order.
+        chunk: Tasks per item given to a worker.
 
     Returns:
         ``(tasks checked, failures)``.
     """
     tasks = read_tasks(path)
-    catalog = Catalog.load(services)
-    worlds = {seed: World.build(catalog, seed=seed) for seed in sorted({t.world_seed for t in tasks})}
-    failures = []
-    with settled():
-        for task in tasks:
-            world = worlds[task.world_seed]
-            if world.version != task.world_version:
-                failures.append(VerifyFailure(task.id, f"world version {world.version} != task's {task.world_version}"))
-                continue
-            missing = [t for t in task.tools if t not in catalog.tools]
-            if missing:
-                failures.append(VerifyFailure(task.id, f"unknown tools {missing}"))
-                continue
-            reason = validate_task(world, task)
-            if reason is not None:
-                failures.append(VerifyFailure(task.id, reason))
-    return len(tasks), failures
+    if executor is None:
+        found = VerifyWorker(path=str(path), services=services).check(range(len(tasks)))
+    else:
+        init = {"path": str(path), "services": services}
+        spans = [range(i, min(i + chunk, len(tasks))) for i in range(0, len(tasks), chunk)]
+        found = [
+            f for part in executor.imap("compoworld.tasks.taskset:VerifyWorker", init, "check", spans) for f in part
+        ]
+    return len(tasks), [VerifyFailure(task_id, reason) for task_id, reason in found]
+
+
+class VerifyWorker:
+    """Checks tasks of a file in worlds built once (what each executor worker holds).
+
+    Args:
+        path: The ``tasks.jsonl`` file.
+        services: Services to load (default: all).
+    """
+
+    def __init__(self, *, path: str, services: list[str] | None = None) -> None:
+        self.tasks = read_tasks(path)
+        self.catalog = Catalog.load(services)
+        self.worlds = {s: World.build(self.catalog, seed=s) for s in sorted({t.world_seed for t in self.tasks})}
+
+    def check(self, indices: Iterable[int]) -> list[tuple[str, str]]:
+        """``(task id, reason)`` for each task among ``indices`` that does not hold, in order."""
+        failures: list[tuple[str, str]] = []
+        with settled():
+            for i in indices:
+                task = self.tasks[i]
+                world = self.worlds[task.world_seed]
+                if world.version != task.world_version:
+                    failures.append((task.id, f"world version {world.version} != task's {task.world_version}"))
+                    continue
+                missing = [t for t in task.tools if t not in self.catalog.tools]
+                if missing:
+                    failures.append((task.id, f"unknown tools {missing}"))
+                    continue
+                reason = validate_task(world, task)
+                if reason is not None:
+                    failures.append((task.id, reason))
+        return failures
 
 
 def audit_file(path: str | Path, services: list[str] | None = None) -> AuditReport:

@@ -16,6 +16,7 @@ from typing import Any
 from compoworld.agents.rollout import RolloutConfig, Trajectory, read_trajectories, run_rollouts
 from compoworld.engine.jsonl import write_json_atomic
 from compoworld.tasks.criteria import NEGATIVE_KINDS
+from compoworld.tasks.parallel import Executor
 from compoworld.train.presets import EvalSettings
 from compoworld.train.report import run_stats
 
@@ -115,6 +116,7 @@ def evaluate(
     base_url: str | None = None,
     model: str | None = None,
     api_key: str | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
     """Evaluate ``policy`` on ``tasks`` into the run directory ``out`` (resumable) and ``out/eval.json``.
 
@@ -128,6 +130,7 @@ def evaluate(
         base_url: openai: the endpoint.
         model: openai: the model.
         api_key: openai: the key.
+        executor: Plays the episodes on its workers (see :func:`~compoworld.agents.rollout.run_rollouts`).
 
     Returns:
         The summary (see :func:`eval_summary`).
@@ -138,17 +141,18 @@ def evaluate(
     """
     from compoworld.agents.factory import make_policy
 
-    agent = make_policy(
-        policy,
-        base_url=base_url,
-        model=model,
-        api_key=api_key,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
-        workers=settings.workers,
-    )
+    spec: dict[str, Any] = {
+        "spec": policy,
+        "base_url": base_url,
+        "model": model,
+        "api_key": api_key,
+        "temperature": settings.temperature,
+        "max_tokens": settings.max_tokens,
+        "workers": settings.workers,
+    }
+    agent = make_policy(**spec)
     config = RolloutConfig(max_turns=settings.max_turns, concurrency=max(1, settings.workers), seed=seed)
-    result = run_rollouts(tasks, agent, out, config, limit=limit)
+    result = run_rollouts(tasks, agent, out, config, limit=limit, executor=executor, policy_spec=spec)
     if not result.complete:
         raise RuntimeError(
             f"{len(result.failures)} episode(s) could not be played (first: {result.failures[0] if result.failures else '?'}); "
