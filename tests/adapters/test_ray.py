@@ -151,3 +151,44 @@ def test_verify_on_ray_finds_what_a_local_verify_finds(local_run: Path, executor
     here = verify_file(tasks)
     there = verify_file(tasks, executor=executor, chunk=5)
     assert here == there and here[0] == COUNT and len(here[1]) == 2
+
+
+def test_rollouts_against_an_endpoint_on_ray_keep_each_workers_concurrency_bound(
+    local_run: Path, executor: RayExecutor, tmp_path: Path
+) -> None:
+    import threading
+
+    from compoworld.agents.factory import make_policy
+    from compoworld.agents.rollout import RolloutConfig, run_rollouts
+    from compoworld.devtools.testing import ScriptedChatServer
+    from tests.agents_support import oracle_responder
+
+    tasks = local_run / "tasks.jsonl"
+    answer = oracle_responder(tasks, delay_s=0.05)
+    lock = threading.Lock()
+    now = peak = 0
+
+    def counted(request: dict[str, Any]) -> Any:
+        nonlocal now, peak
+        with lock:
+            now += 1
+            peak = max(peak, now)
+        try:
+            return answer(request)
+        finally:
+            with lock:
+                now -= 1
+
+    with ScriptedChatServer(responder=counted) as server:
+        spec = {"spec": "openai", "base_url": server.url, "model": "oracle", "temperature": 0.0}
+        result = run_rollouts(
+            tasks,
+            make_policy(**spec),
+            tmp_path / "run",
+            RolloutConfig(concurrency=3),
+            limit=12,
+            executor=executor,
+            policy_spec=spec,
+        )
+    assert result.complete and result.done_now == 12 and not result.failures
+    assert 2 <= peak <= executor.workers * 3
