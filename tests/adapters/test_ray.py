@@ -180,7 +180,7 @@ def test_rollouts_against_an_endpoint_on_ray_keep_each_workers_concurrency_bound
                 now -= 1
 
     with ScriptedChatServer(responder=counted) as server:
-        spec = {"spec": "openai", "base_url": server.url, "model": "oracle", "temperature": 0.0}
+        spec: dict[str, Any] = {"spec": "openai", "base_url": server.url, "model": "oracle", "temperature": 0.0}
         result = run_rollouts(
             tasks,
             make_policy(**spec),
