@@ -289,6 +289,12 @@ _OVERRIDES: dict[str, str] = {
     "reviews:flagged_by_email": "employee",
     "textlens:owner_email": "employee",
     "textlens.document:owner_email": "employee",
+    "compliance.vendor:owner_email": "employee",
+    "compliance:reviewer_email": "employee",
+    "itassets.hardware:manufacturer": "vendor",
+    "itassets.hardware:supplier": "vendor",
+    "itassets.license:manufacturer": "vendor",
+    "itassets.accessory:manufacturer": "vendor",
 }
 """``tool:path``, ``service.resource:field`` or ``service:field`` -> roles, for the cases names get wrong.
 
@@ -550,6 +556,36 @@ _RESOURCE_ROLES: dict[str, str] = {
     "todo.project": "employee",
     "todo.task": "employee",
     "todo.comment": "employee",
+    "awareness.user": "employee",
+    "awareness.group": "employee",
+    "awareness.campaign": "employee",
+    "awareness.enrollment": "employee",
+    "awareness.phishing_test": "employee",
+    "awareness.recipient": "employee",
+    "compliance.framework": "employee",
+    "compliance.control": "employee",
+    "compliance.test": "employee",
+    "compliance.evidence": "employee",
+    "compliance.vendor": "vendor",
+    "compliance.person": "employee",
+    "itassets.hardware": "employee",
+    "itassets.location": "employee",
+    "itassets.license": "employee",
+    "itassets.license_seat": "employee",
+    "itassets.accessory": "employee",
+    "mdm.computer": "employee",
+    "mdm.mobile_device": "employee",
+    "mdm.configuration_profile": "employee",
+    "mdm.policy": "employee",
+    "mdm.command": "employee",
+    "secops.alert": "employee",
+    "secops.case": "employee",
+    "secops.task": "employee",
+    "secops.observable": "employee",
+    "vulnscan.asset": "employee",
+    "vulnscan.scan": "employee",
+    "vulnscan.finding": "employee",
+    "vulnscan.exception": "employee",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -699,6 +735,12 @@ _SERVICE_ROLES: dict[str, str] = {
     "telehealth": "patient",
     "textlens": "public;*",
     "todo": "employee",
+    "awareness": "employee",
+    "compliance": "employee",
+    "itassets": "employee",
+    "mdm": "employee",
+    "secops": "employee",
+    "vulnscan": "employee",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 

@@ -1,0 +1,1 @@
+"""Security operations: incident response, vulnerabilities, devices, IT assets, compliance and awareness."""
