@@ -223,6 +223,21 @@ def test_a_changed_source_rebuilds_the_entry(probe: Path, monkeypatch: pytest.Mo
     assert description == ("Count every note." if changed == "svc.py" else "Count the notes.")
 
 
+def test_a_service_edited_while_it_loads_leaves_an_entry_that_is_rebuilt(
+    probe: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The module rewrites its own file as it is imported: an author saving the file in the middle of a load.
+    # Both versions open with one line, so that the classes' source lines (their field docstrings) still match.
+    edited = "import pathlib  # saved\n" + _SERVICE.replace('"""Count the notes."""', '"""Count every note."""')
+    (probe / "svc.py").write_text(f"import pathlib; pathlib.Path(__file__).write_text({edited!r})\n" + _SERVICE)
+    first = Catalog.load(["lazyprobe"])
+    assert first.tools["lazyprobe__count_notes"].description == "Count the notes."
+    _forget(monkeypatch)
+    second = Catalog.load(["lazyprobe"])
+    assert second.imported == {"lazyprobe"}  # the entry written during the edit is not taken as current
+    assert second.tools["lazyprobe__count_notes"].description == "Count every note."
+
+
 def test_a_corrupt_or_unwritable_cache_falls_back_to_importing(probe: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     Catalog.load(["lazyprobe"])
     entry = IndexStore()._dir / "lazyprobe.json"

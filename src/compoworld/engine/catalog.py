@@ -324,6 +324,12 @@ class Catalog:
             entry = store.read(name)
             if entry is not None and _entry_current(entry, targets[name], hashes):
                 entries[name] = entry
+        for name in names:
+            path = None if name in entries else module_file(targets[name].partition(":")[0])
+            if path is not None:
+                # Hashed before the import: a module edited while it loads leaves an entry that looks stale
+                # (rebuilt next time), never one that looks current with the old schemas in it.
+                hashes.of(path)
         real = [resolve(name) for name in names if name not in entries]
         catalog = cls.__new__(cls)
         catalog._begin()
