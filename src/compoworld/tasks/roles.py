@@ -295,6 +295,8 @@ _OVERRIDES: dict[str, str] = {
     "itassets.hardware:supplier": "vendor",
     "itassets.license:manufacturer": "vendor",
     "itassets.accessory:manufacturer": "vendor",
+    "erp.sale_order:salesperson_email": "employee",
+    "mes.material:supplier_name": "vendor",
 }
 """``tool:path``, ``service.resource:field`` or ``service:field`` -> roles, for the cases names get wrong.
 
@@ -586,6 +588,14 @@ _RESOURCE_ROLES: dict[str, str] = {
     "vulnscan.scan": "employee",
     "vulnscan.finding": "employee",
     "vulnscan.exception": "employee",
+    "erp.partner": "customer|vendor",
+    "erp.sale_order": "customer",
+    "erp.purchase_order": "vendor",
+    "erp.picking": "customer|vendor",
+    "erp.invoice": "customer",
+    "mes.material": "vendor",
+    "mes.manufacturing_order": "employee",
+    "mes.operation": "employee",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -741,6 +751,8 @@ _SERVICE_ROLES: dict[str, str] = {
     "mdm": "employee",
     "secops": "employee",
     "vulnscan": "employee",
+    "erp": "customer|vendor",
+    "mes": "employee",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 

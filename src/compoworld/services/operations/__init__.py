@@ -1,0 +1,1 @@
+"""Operations: ERP, manufacturing, maintenance, visitors, field service and utilities."""
