@@ -1,0 +1,1 @@
+"""Public-sector services: permits, volunteering and other civic programs."""
