@@ -219,7 +219,9 @@ def score(
         finally:
             if pool is not None:
                 pool.close()
-    except (ValueError, FileNotFoundError, RuntimeError) as exc:
+    except typer.Exit:
+        raise
+    except (ValueError, FileNotFoundError, RuntimeError) as exc:  # RuntimeError: Ray workers that keep dying
         err.print(f"[red]score failed:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     if not per_criterion:

@@ -289,7 +289,9 @@ def verify(
     try:
         with file_errors():
             checked, failures = verify_file(path, service, executor=pool)
-    except (OSError, ValueError, CatalogError, RuntimeError) as exc:
+    except typer.Exit:
+        raise
+    except (OSError, ValueError, CatalogError, RuntimeError) as exc:  # RuntimeError: Ray workers that keep dying
         err.print(f"[red]cannot verify {path}:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     finally:
