@@ -69,6 +69,4 @@ def test_synth_cli_split_options(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     stats = json.loads((tmp_path / "c" / "stats.json").read_text())
     assert stats["split"] == "eval" and stats["holdout"] == ["mail", "teamchat"]
-    assert all(
-        {"teamchat", "mail"} & set(t.metadata["services"]) for t in read_tasks(tmp_path / "c" / "tasks.jsonl")
-    )
+    assert all({"teamchat", "mail"} & set(t.metadata["services"]) for t in read_tasks(tmp_path / "c" / "tasks.jsonl"))
