@@ -23,20 +23,25 @@ class _Stale:
 
     def imap(self, worker: str, init: dict[str, Any], method: str, items: Iterable[Any]) -> Generator[Any, None, None]:
         first: str | None = None
-        for draw in self.inner.imap(worker, init, method, items):
-            assert isinstance(draw, IndexDraw)
-            if first is None:
-                first = draw.kept[0] if draw.kept else None
-                yield draw
-                continue
-            self.poisoned += 1
-            # Were the driver to trust it, a damaged line and a made-up rejection would reach the files.
-            yield dataclasses.replace(
-                draw,
-                task_json='{"damaged": true}' if draw.task_json else None,
-                asked=(*draw.asked, first),
-                rejected={"made_up": 1},
-            )
+        for part in self.inner.imap(worker, init, method, items):
+            out = []
+            for draw in part:
+                assert isinstance(draw, IndexDraw)
+                if first is None:
+                    first = draw.kept[0] if draw.kept else None
+                    out.append(draw)
+                    continue
+                self.poisoned += 1
+                # Were the driver to trust it, a damaged line and a made-up rejection would reach the files.
+                out.append(
+                    dataclasses.replace(
+                        draw,
+                        task_json='{"damaged": true}' if draw.task_json else None,
+                        asked=(*draw.asked, first),
+                        rejected={"made_up": 1},
+                    )
+                )
+            yield out
 
     def close(self) -> None:
         self.inner.close()

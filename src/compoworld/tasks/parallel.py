@@ -163,6 +163,10 @@ class SynthWorker:
         line = None if task is None else task.model_dump_json()
         return IndexDraw(index, line, tuple(probe.asked), tuple(sorted(probe)), rejected)
 
+    def draw_many(self, indices: Iterable[int]) -> list[IndexDraw]:
+        """Draw several indices, each as :meth:`draw` does."""
+        return [self.draw(i) for i in indices]
+
     def world_version(self, _: object = None) -> str:
         """The world's version (the driver checks that workers built the world it did)."""
         return self.version

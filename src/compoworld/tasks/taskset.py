@@ -55,6 +55,8 @@ __all__ = [
 ]
 
 MAX_INDEX_FACTOR = 5
+DRAWS_PER_CALL = 8
+"""Synthesis indices an executor's worker draws per call."""
 
 
 class Rewriter(Protocol):
@@ -371,7 +373,18 @@ def _draws(
     if executor is None:
         return None
     init = {"seed": seed, "world_seed": world_seed, "config": config, "services": services}
-    return executor.imap("compoworld.tasks.parallel:SynthWorker", init, "draw", range(start, last))
+    # A few indices per call: one round trip per index would cost the driver as much as a draw.
+    spans = (range(i, min(i + DRAWS_PER_CALL, last)) for i in range(start, last, DRAWS_PER_CALL))
+    return _flat(executor.imap("compoworld.tasks.parallel:SynthWorker", init, "draw_many", spans))
+
+
+def _flat(parts: Generator[list[IndexDraw], None, None]) -> Generator[IndexDraw, None, None]:
+    """The draws of each call in turn; closing it releases the executor's pending calls."""
+    try:
+        for part in parts:
+            yield from part
+    finally:
+        parts.close()
 
 
 def _by_pattern(rejected: Counter[str]) -> dict[str, dict[str, int]]:
