@@ -8,8 +8,6 @@ in a subprocess and never add a service to this process's registry.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from compoworld.cli import app
 from compoworld.devtools.openapi import SpecError, scaffold
 from compoworld.devtools.openapi.document import parse_document
 from compoworld.devtools.openapi.plan import plan_service
+from compoworld.devtools.openapi.refine import check_module
 from compoworld.devtools.openapi.semantics import infer_semantic
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "openapi"
@@ -33,16 +32,9 @@ runner = CliRunner()
 
 
 def _check(module: Path) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "compoworld", "service", "check", str(module), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+    found = check_module(module, timeout_s=300)
+    assert found["exit"] == 0, found
+    return found
 
 
 @pytest.mark.parametrize(("document", "name"), CASES)

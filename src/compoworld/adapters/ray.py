@@ -76,21 +76,24 @@ class RayExecutor:
         self._spec: tuple[str, str] | None = None
 
     def _start(self, worker: str, init: dict[str, Any]) -> Any:
-        spec = (worker, repr(sorted(init.items())))
-        if self._spec != spec:
-            # Actors host one kind of worker: another job gets fresh ones.
-            for old in self.actors:
-                self._ray.kill(old)
-            self.actors.clear()
-            self._spec = spec
         actor = self._actor_class.remote(worker, init)
         self.actors.append(actor)
         return actor
 
-    def warm(self, worker: str, init: dict[str, Any]) -> None:
-        """Start the actors now and wait until each has built its worker (for timing the work alone)."""
+    def _host(self, worker: str, init: dict[str, Any]) -> None:
+        """Have ``workers`` actors hosting this worker; actors of another job's worker are stopped first."""
+        spec = (worker, repr(sorted(init.items())))
+        if self._spec != spec:
+            for old in self.actors:
+                self._ray.kill(old)
+            self.actors.clear()
+            self._spec = spec
         while len(self.actors) < self.workers:
             self._start(worker, init)
+
+    def warm(self, worker: str, init: dict[str, Any]) -> None:
+        """Start the actors now and wait until each has built its worker (for timing the work alone)."""
+        self._host(worker, init)
         self._ray.get([a.pid.remote() for a in self.actors])
 
     def imap(self, worker: str, init: dict[str, Any], method: str, items: Iterable[Any]) -> Generator[Any, None, None]:
@@ -99,9 +102,7 @@ class RayExecutor:
         from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError
 
         lost = (RayActorError, ActorDiedError, ActorUnavailableError)
-        self._start(worker, init) if self._spec != (worker, repr(sorted(init.items()))) else None
-        while len(self.actors) < self.workers:
-            self._start(worker, init)
+        self._host(worker, init)
         source = iter(items)
         pending: dict[Any, tuple[int, Any, Any]] = {}
         load: dict[Any, int] = {a: 0 for a in self.actors}

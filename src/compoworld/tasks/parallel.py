@@ -145,7 +145,6 @@ class SynthWorker:
         world = World.build(Catalog.load(list(services) if services else None), seed=world_seed)
         self.seed = seed
         self.synth = Synthesizer(world, ToolGraph.build(world.catalog), config)
-        self.version = world.version
 
     def draw(self, index: int) -> IndexDraw:
         """Draw one index as if nothing had been kept yet.
@@ -166,7 +165,3 @@ class SynthWorker:
     def draw_many(self, indices: Iterable[int]) -> list[IndexDraw]:
         """Draw several indices, each as :meth:`draw` does."""
         return [self.draw(i) for i in indices]
-
-    def world_version(self, _: object = None) -> str:
-        """The world's version (the driver checks that workers built the world it did)."""
-        return self.version

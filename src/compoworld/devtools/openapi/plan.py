@@ -188,7 +188,6 @@ class ResourcePlan:
     search: list[str] = field(default_factory=list)
     status: str | None = None
     transitions: list[TransitionPlan] = field(default_factory=list)
-    unique: list[str] = field(default_factory=list)
     operations: dict[str, str] = field(default_factory=dict)
     schema: dict[str, Any] = field(default_factory=dict)
 
