@@ -30,6 +30,15 @@ $(NODE_STAMP): $(INTEROP)/package-lock.json
 	|| echo "npm not found and not root to install it: the MCP interop tests will skip (and fail in CI)" >&2
 	@if command -v npm >/dev/null; then npm ci --prefix $(INTEROP) --no-audit --no-fund --loglevel=error && touch $@; fi
 
+# The explorer's browser tests drive Debian's Chromium: as root (CI), chromium and chromium-driver are installed when
+# missing; elsewhere the tests skip (and fail in CI).
+BROWSER_STAMP := $(VENV)/.chromium
+$(BROWSER_STAMP):
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null \
+	|| { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; } \
+	|| echo "chromium not found and not root to install it: the explorer's browser tests will skip (and fail in CI)" >&2
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then touch $@; fi
+
 demo: $(STAMP)
 	$(BIN)/compoworld demo
 
@@ -43,7 +52,7 @@ types: $(STAMP)
 	$(BIN)/mypy
 
 # pytest exits 5 when it collected no test: that is a failure here, never a silent pass.
-pytest: $(STAMP) $(NODE_STAMP)
+pytest: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP)
 	@$(BIN)/pytest -q -n $(PYTEST_WORKERS) -p no:cacheprovider; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 from pathlib import Path
@@ -29,6 +30,15 @@ def test_main_job_produces_datasets_and_report_and_resumes(tmp_path: Path) -> No
     scores = json.loads(Path(where["scores"]).read_text())
     assert scores["oracle"]["binary"]["completion_rate"] == 1.0
     assert "Where everything is" in out.getvalue()
+    # It ends with the command that opens its outputs in the explorer, and that command's arguments work.
+    printed = out.getvalue().rstrip().splitlines()[-1].strip()
+    assert printed == where["explore"] == f"compoworld explore --tasks {where['tasks']} --runs {tmp_path / 'runs'}"
+    if importlib.util.find_spec("fastapi") is not None:
+        from compoworld.engine.catalog import Catalog
+        from compoworld.explore import Explorer
+
+        ex = Explorer.open([where["tasks"]], [tmp_path / "runs"], Catalog.load(SERVICES))
+        assert set(ex.runs) == {"oracle", "random"} and ex.task_files[0].count() >= 6
     # Running it again finds every stage done: nothing is duplicated.
     again = run_main_job(tmp_path, config, console=Console(file=io.StringIO()), smollm2=False, services=SERVICES)
     assert again["where"] == where

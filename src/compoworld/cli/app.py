@@ -14,6 +14,7 @@ import typer
 from compoworld.cli.agents import demo, report, rollout, score
 from compoworld.cli.bench import bench_app
 from compoworld.cli.catalog import call_tool, catalog_app, check, tour
+from compoworld.cli.explore import explore
 from compoworld.cli.export import export_app
 from compoworld.cli.serve import serve_app
 from compoworld.cli.service import service_app
@@ -38,6 +39,7 @@ app.command("rollout")(rollout)
 app.command("score")(score)
 app.command("report")(report)
 app.command("experiment")(experiment)
+app.command("explore")(explore)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
 app.add_typer(graph_app, name="graph")

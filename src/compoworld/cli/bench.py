@@ -1,7 +1,8 @@
-"""The benchmark commands: ``bench engine``, ``bench synth`` and ``bench serve``."""
+"""The benchmark commands: ``bench engine``, ``bench synth``, ``bench serve`` and ``bench explore``."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -167,3 +168,29 @@ def bench_serve_cmd(
         console.print(table)
     if out["lost"] or out["failed"] or not out["isolated"] or out["server_counted"] != out["calls"]:
         raise typer.Exit(1)
+
+
+@bench_app.command("explore")
+def bench_explore_cmd(
+    tasks: Annotated[Path, typer.Option("--tasks", help="A tasks.jsonl to grow (e.g. out/demo/tasks/tasks.jsonl).")],
+    runs: Annotated[list[Path], typer.Option("--runs", help="A run folder rolled out on it (repeatable).")],
+    size: Annotated[int, typer.Option("--size", min=1, help="Tasks, and trajectories per run, to grow to.")] = 10_000,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Requests per page.")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Time the explorer's pages on a task set and runs grown to SIZE lines each (needs the serve extra)."""
+    from compoworld.explore.bench import bench_explore
+
+    out = bench_explore(tasks, runs, size=size, repeat=repeat)
+    if as_json:
+        print_json(out)
+        return
+    table = Table(title=f"explorer pages: {out['tasks']} tasks, {out['trajectories']} trajectories")
+    table.add_column("page")
+    table.add_column("median ms", justify="right")
+    table.add_column("worst ms", justify="right")
+    table.add_column("target met")
+    for name, t in out["pages_ms"].items():
+        table.add_row(name, str(t["median"]), str(t["max"]), "yes" if out["targets_met"][name] else "[red]no[/red]")
+    console.print(table)
+    console.print(f"cold indexing {out['index_s']} s, warm start {out['open_s']} s")

@@ -2,7 +2,7 @@
 
 The parts, lowest first::
 
-    engine < world < tasks < agents < serve | adapters | devtools < train < cli
+    engine < world < tasks < agents < serve | adapters | devtools < train | explore < cli
 
 A module may import its own part and the parts below it; the three parts on one
 rank are peers and never import each other. Training sits above the adapters
@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "adapters": 4,
     "devtools": 4,
     "train": 5,
+    "explore": 5,
     "cli": 6,
 }
 """Each part's rank: a part may import the parts of lower rank (and itself)."""

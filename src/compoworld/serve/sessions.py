@@ -338,11 +338,20 @@ class ServeBackend:
         self._task_scopes: dict[tuple[str, bool], Scope] = {}
         self.tasks: dict[str, Task] = {}
         for task in tasks:
-            if task.id in self.tasks:
-                raise ValueError(f"task {task.id} is given twice")
-            self._check_task(task)
-            self.tasks[task.id] = task
+            self.add_task(task)
         self.world(seed)
+
+    def add_task(self, task: Task) -> None:
+        """Offer one more task to new sessions (a viewer adds the task a reader opens, not a whole file).
+
+        Raises:
+            ValueError: if a task of that id is loaded already, the task was made with another catalog or
+                world, or it names a tool this catalog lacks.
+        """
+        if task.id in self.tasks:
+            raise ValueError(f"task {task.id} is given twice")
+        self._check_task(task)
+        self.tasks[task.id] = task
 
     @classmethod
     def load(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,9 +118,16 @@ def run_main_job(
         "rl_verl": verl["files"],
         "report": [str(p) for p in report[:2]],
     }
+    explore = f"compoworld explore --tasks {shlex.quote(where['tasks'])} --runs {shlex.quote(str(root / 'runs'))}"
+    where["explore"] = explore
     write_json_atomic(root / "summary.json", {"where": where, "scores": scores, "synthesis": stats})
     console.print("\n[bold green]done.[/bold green] Where everything is:")
     console.print(json.dumps(where, indent=1))
+    # soft_wrap: a command cut across lines by the terminal's width could not be pasted.
+    console.print(
+        f"\nBrowse the tasks and runs (needs the serve extra), then open http://127.0.0.1:8770/:\n  {explore}",
+        soft_wrap=True,
+    )
     return {"where": where, "scores": scores}
 
 
