@@ -8,6 +8,8 @@ in a subprocess and never add a service to this process's registry.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +239,60 @@ def test_semantic_inference_on_50_hand_labelled_fields_is_precise() -> None:
     assert total == 50
     assert right / predicted >= 0.9, f"precision {right}/{predicted}"
     assert found / relevant >= 0.8, f"recall {found}/{relevant}"
+
+
+_CROSS = """
+import json, sys
+from pathlib import Path
+from compoworld.devtools.external import load_service_file
+from compoworld.tasks.synthesis import COVER_ATTEMPTS, SynthConfig
+from compoworld.tasks.taskset import synthesize, verify_file
+from compoworld.tasks.walk import WalkConfig
+
+module, out, services = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3].split(",")
+load_service_file(module)
+config = SynthConfig(walk=WalkConfig(trigger=False), focused=COVER_ATTEMPTS)
+synthesize(out, count=12, seed=0, services=[module.stem, *services], config=config)
+checked, failures = verify_file(out / "tasks.jsonl")
+print(json.dumps({"checked": checked, "failures": [f.reason for f in failures]}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("document", "name", "category"),
+    [("swagger-petstore3.yaml", "petshop", "ecommerce"), ("twilio_proxy_v1.json", "proxyline", "customer_messaging")],
+)
+def test_synthesis_makes_verified_tasks_that_cross_a_scaffolded_service_and_built_in_ones(
+    tmp_path: Path, document: str, name: str, category: str
+) -> None:
+    new = ["service", "new", "--from-openapi", str(FIXTURES / document), "--name", name, "--category", category]
+    made = runner.invoke(app, [*new, "--out", str(tmp_path)])
+    assert made.exit_code == 0, made.output
+    built_in = ["crm", "mail", "helpdesk", "teamchat", "invoicing"]
+    # In a subprocess: loading the module registers it, and this process's registry must stay the package's.
+    done = subprocess.run(
+        [sys.executable, "-c", _CROSS, str(tmp_path / f"{name}.py"), str(tmp_path / "tasks"), ",".join(built_in)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"checked": 12, "failures": []}  # every task holds again on a fresh world
+    tasks = [json.loads(line) for line in (tmp_path / "tasks" / "tasks.jsonl").read_text().splitlines()]
+    crossing = [
+        t for t in tasks if name in t["metadata"]["services"] and set(t["metadata"]["services"]) & set(built_in)
+    ]
+    assert crossing, [t["metadata"]["services"] for t in tasks]
+    for task in crossing:
+        # A value found in one service is passed to the other: the chain crosses, not two tasks side by side.
+        tools = [s["tool"] for s in task["solution"]]
+        assert any(t.startswith(f"{name}__") for t in tools)
+        crossings = [
+            (tools[source].split("__")[0], s["tool"].split("__")[0])
+            for s in task["solution"]
+            for p in s["provenance"].values()
+            for source in ([p["step"]] if p.get("kind") == "step" else [q["step"] for q in p.get("parts", [])])
+            if tools[source].split("__")[0] != s["tool"].split("__")[0]
+        ]
+        assert any(name in pair for pair in crossings), crossings

@@ -180,3 +180,38 @@ def test_a_killed_synth_with_a_corrupt_middle_line_refuses_then_skips_it_keeping
     assert moved["line"] == 4 and moved["text"].encode() + b"\n" == damaged.splitlines(keepends=True)[3]
     assert json.loads((out / "stats.json").read_text())["skipped_lines"] == 1
     assert target.read_bytes() == (copy / "tasks.jsonl").read_bytes(), "skipping is deterministic"
+
+
+COVER_SERVICES = [
+    "crm",
+    "mail",
+    "helpdesk",
+    "teamchat",
+    "invoicing",
+    "shop",
+    "todo",
+    "sms",
+    "calendar",
+    "hr",
+    "payments",
+    "tracker",
+]
+
+
+def test_cover_gives_every_service_a_task_and_records_itself_in_the_settings(tmp_path: Path) -> None:
+    walk = WalkConfig(trigger=False)
+    free = synthesize(tmp_path / "free", count=24, seed=0, services=COVER_SERVICES, config=SynthConfig(walk=walk))
+    covered = synthesize(
+        tmp_path / "cover", count=24, seed=0, services=COVER_SERVICES, config=SynthConfig(walk=walk, focused=4)
+    )
+    assert free["kept"] == covered["kept"] == 24
+
+    def services(out: Path) -> set[str]:
+        return {s for t in read_tasks(out / "tasks.jsonl") for s in t.metadata["services"]}
+
+    assert services(tmp_path / "cover") == set(COVER_SERVICES)
+    assert len(services(tmp_path / "free")) < len(COVER_SERVICES)
+    assert verify_file(tmp_path / "cover" / "tasks.jsonl") == (24, [])
+    # Covering changes which tasks are drawn, so a covered set does not resume as a free one.
+    with pytest.raises(ValueError, match="focused"):
+        synthesize(tmp_path / "cover", count=25, seed=0, services=COVER_SERVICES, config=SynthConfig(walk=walk))

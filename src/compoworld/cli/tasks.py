@@ -83,6 +83,22 @@ def synth(
         ),
     ] = "none",
     service: ServicesOpt = None,
+    cover: Annotated[
+        bool,
+        typer.Option(
+            "--cover/--no-cover",
+            help="Give each index's first attempts one service to use, the catalog's in turn, so that the set "
+            "covers services few walks reach (slower: those attempts fail more often).",
+        ),
+    ] = False,
+    triggers: Annotated[
+        bool,
+        typer.Option(
+            "--triggers/--no-triggers",
+            help="Open each task with an event on the record it starts from (off: tasks follow the recipe prior "
+            "from any start, which services whose records see no event need).",
+        ),
+    ] = True,
     split: Annotated[
         str | None,
         typer.Option(
@@ -122,7 +138,14 @@ def synth(
         err.print("[red]need 1 <= min-length <= max-length and 1 <= min-services <= max-services[/red]")
         raise typer.Exit(2)
     config = _synth_config(min_length, max_length, min_services, max_services, fan_in, open_world, distractors)
-    config = dataclasses.replace(config, patterns=chosen)
+    from compoworld.tasks.synthesis import COVER_ATTEMPTS
+
+    config = dataclasses.replace(
+        config,
+        patterns=chosen,
+        focused=COVER_ATTEMPTS if cover else 0,
+        walk=dataclasses.replace(config.walk, trigger=triggers),
+    )
     rewriter = _rewriter(llm_base_url, llm_model)
     pool = make_executor(executor, ray_address, workers)
     try:

@@ -38,7 +38,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from compoworld.engine.registration import resolve
+from compoworld.engine.registration import registered, resolve
 
 if TYPE_CHECKING:
     from compoworld.engine.catalog import Catalog
@@ -71,6 +71,8 @@ LOOKUP_WEIGHT = 0.3
 EPSILON = 0.02
 
 _PACKAGE = "compoworld.tasks"
+# Where the built-in services are registered from: the table knows these, and only these.
+BUILT_IN = "compoworld.services."
 _RESOURCE = "recipe_prior.json"
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -378,7 +380,11 @@ class RecipePrior:
             return True
         subjects = self.subjects(tool)
         # A tool without a subject (find_free_slot, trial_balance) serves its whole service: it cannot be ruled out.
-        return not subjects or not subjects.isdisjoint(wanted)
+        if not subjects or not subjects.isdisjoint(wanted):
+            return True
+        # The table names the package's own resources: a team's service (registered from outside the package,
+        # as `service check` and entry points do) is unknown to it, so it fits by its category alone.
+        return not registered().get(tool.service, BUILT_IN).startswith(BUILT_IN)
 
     def _matches(self, recipe: Recipe, src: Tool, dst: Tool) -> bool:
         if recipe.trigger_kinds and src.kind not in recipe.trigger_kinds:

@@ -12,6 +12,7 @@ only if it passes every validity gate of docs/design.md §5
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -34,6 +35,7 @@ from compoworld.world.world import World
 
 __all__ = [
     "BY_PATTERN",
+    "COVER_ATTEMPTS",
     "PATTERNED_WALK",
     "SynthConfig",
     "Synthesizer",
@@ -63,6 +65,10 @@ class SynthConfig:
             (real work is hard in several ways at once) and takes at least ``long`` calls; when none
             does, the first that comes closest (two patterns first) is kept.
         long: With patterns, the fewest calls of a task :attr:`combine` looks for.
+        focused: An index's first attempts that must use one service (see :attr:`WalkConfig.focus`): the
+            catalog's services in turn, index after index, so that a task set covers services few walks
+            reach, not only those most walks lead to. The attempts after them are free. 0 (the default)
+            focuses none: focused attempts fail more often, which costs time (``synth --cover``: 4).
     """
 
     walk: WalkConfig = field(default_factory=WalkConfig)
@@ -71,6 +77,7 @@ class SynthConfig:
     patterns: tuple[str, ...] = ()
     combine: int = 3
     long: int = 12
+    focused: int = 0
 
 
 @dataclass(slots=True)
@@ -88,6 +95,9 @@ def _solution_step(step: Step) -> SolutionStep:
         provenance={n: p.to_dict() for n, p in step.provenance.items()},
     )
 
+
+COVER_ATTEMPTS = 4
+"""The focused attempts per index of ``synth --cover`` (:attr:`SynthConfig.focused`)."""
 
 BY_PATTERN = "by_pattern:"
 """Prefix of the rejection counts kept per pattern: ``by_pattern:<pattern>:<reason>``."""
@@ -117,6 +127,23 @@ class Synthesizer:
         self._tools_of: dict[str, list[str]] = {}
         for name in self._all_tools:
             self._tools_of.setdefault(self.graph.service_of[name], []).append(name)
+        self._focus_order = sorted(world.catalog.services)
+        self._focused: dict[tuple[str, bool], WalkConfig] = {}
+
+    def walk_config(self, seed: int, index: int, attempt: int) -> WalkConfig:
+        """The walk constraints of one attempt: focused on a service for an index's first attempts."""
+        if attempt >= self.config.focused or len(self._focus_order) < 2:
+            return self.config.walk
+        # Offset by the seed, so that sets of other seeds do not all start the cycle at the same service.
+        service = self._focus_order[(index + seed) % len(self._focus_order)]
+        # Every other attempt starts elsewhere: a service whose own records see no event can still react.
+        start = attempt % 2 == 0
+        found = self._focused.get((service, start))
+        if found is None:
+            found = self._focused[(service, start)] = dataclasses.replace(
+                self.config.walk, focus=service, focus_start=start
+            )
+        return found
 
     # -- one walk ------------------------------------------------------------------------
 
@@ -241,7 +268,7 @@ class Synthesizer:
         built_count = 0
         for attempt in range(self.config.attempts):
             rng = random.Random(f"compoworld-synth:{seed}:{index}:{attempt}")
-            drawn = draw_walk(self.world, self.graph, rng, self.config.walk, self.pool)
+            drawn = draw_walk(self.world, self.graph, rng, self.walk_config(seed, index, attempt), self.pool)
             if drawn.walk is None:
                 rejected[drawn.reason] = rejected.get(drawn.reason, 0) + 1
                 continue

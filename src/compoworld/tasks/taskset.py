@@ -161,9 +161,12 @@ def synthesis_settings(
         "seed": seed,
         "world_seed": world_seed,
         "services": list(dict.fromkeys(services)) if services else None,
-        **dataclasses.asdict(config.walk),
+        # A walk's focus is set per attempt (SynthConfig.focused), never in the task set's own walk settings.
+        **{k: v for k, v in dataclasses.asdict(config.walk).items() if k not in ("focus", "focus_start")},
         "distractors": config.distractors,
         "attempts": config.attempts,
+        # Named only when asked for, so that runs made before covering existed still resume.
+        **({"focused": config.focused} if config.focused else {}),
         # A rewriting model changes instructions; the endpoint serving it does not matter.
         "rewrite_model": None if rewriter is None else str(getattr(rewriter, "model", type(rewriter).__name__)),
         # Named only when asked for, so that runs made before patterns existed still resume.
@@ -462,7 +465,7 @@ def verify_file(
 
     Args:
         path: A ``tasks.jsonl`` file.
-        services: Services to load (default: all).
+        services: Services to load (default: those the task set's ``stats.json`` names, else all).
         executor: Checks chunks of tasks on its workers (each builds the worlds once); the failures are
             the same, in the same order.
         chunk: Tasks per item given to a worker.
@@ -471,6 +474,9 @@ def verify_file(
         ``(tasks checked, failures)``.
     """
     tasks = read_tasks(path)
+    if services is None:
+        # A set made over some services lives in their world, not the whole catalog's.
+        services = task_set_services(path)
     if executor is None:
         found = VerifyWorker(path=str(path), services=services).check(range(len(tasks)))
     else:

@@ -269,6 +269,12 @@ class WalkConfig:
         message: Chance that a walk ends by telling someone what it found (a mail, chat
             message, SMS or note whose body carries found facts).
         derive: Chance that a date or time parameter takes a found one plus some days.
+        focus: A service the walk must use: its tools are tried first wherever one can come (the
+            start, a reaction, a next step, the closing message), and a walk without it is rejected
+            (``no_focus``). Synthesis gives each index's first attempts one, cycling over the catalog,
+            so that every service gets walks, not only those most starts lead to.
+        focus_start: With a focus, start in it where it can start a walk (else it must come later:
+            a service whose records see no event can still react to another's).
     """
 
     min_length: int = 3
@@ -283,6 +289,12 @@ class WalkConfig:
     second: float = 0.4
     message: float = 1.0
     derive: float = 0.9
+    focus: str | None = None
+    focus_start: bool = True
+
+
+# How much more a tool of the focus service weighs against the others where tools are drawn by weight.
+_FOCUS_BOOST = 1000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -1039,10 +1051,31 @@ class _Walker:
             open_world=cfg.open_world,
         )
         if first:
-            return self._index().first(state, self.rng, cfg.candidates)
+            drawn = self._index().first(state, self.rng, cfg.candidates)
+            if cfg.focus is None:
+                return drawn
+            if not cfg.focus_start:
+                return [n for n in drawn if self.tools[n].service != cfg.focus]
+            own = [n for n in self._starts() if self.tools[n].service == cfg.focus and self._allowed(n)]
+            own = self.rng.sample(own, min(3, len(own)))
+            return own + [n for n in drawn if n not in own]
         ranked = self._index().rank(state, self.rng, cfg.candidates)
         reacting = self._reactions(state)
-        return reacting + [n for n in ranked if n not in reacting]
+        focused = self._focus_fits(state) if cfg.focus not in self.services else []
+        return focused + reacting + [n for n in ranked if n not in reacting and n not in focused]
+
+    def _focus_fits(self, state: StepState) -> list[str]:
+        """Up to three tools of the focus service that can follow now, in random order."""
+        focus = self.config.focus
+        if focus is None:
+            return []
+        needs = self._required_ids()
+        fit = [
+            n
+            for n, (service, _, _) in self._traits().items()
+            if service == focus and n not in state.used and needs[n] <= state.produced and self._allowed(n)
+        ]
+        return self.rng.sample(fit, min(3, len(fit)))
 
     def _reaction_tools(self) -> list[str]:
         """The writes that react to the trigger's kind of event, computed once per kind and graph."""
@@ -1105,8 +1138,9 @@ class _Walker:
         rand = self.rng.random
         # A second reaction follows the first as integrations chain them, too.
         last = self._work_before() if reacted else None
+        focus = self.config.focus
         keys = {
-            n: w * rand()
+            n: w * rand() * (_FOCUS_BOOST if tool.service == focus else 1.0)
             for n, tool, w, ids in weighted[0 if self.about else 1]
             if n not in self.used
             and tool.service not in reacted
@@ -1281,6 +1315,9 @@ class _Walker:
         fit = [
             n for n in self._reaction_tools() if n not in state.used and needs[n] <= state.produced and self._allowed(n)
         ]
+        focus = [n for n in fit if self.tools[n].service == self.config.focus]
+        if focus:
+            return self.rng.sample(focus, min(3, len(focus)))
         return self.rng.sample(fit, min(3, len(fit)))
 
     def _traits(self) -> dict[str, tuple[str, bool, bool]]:
@@ -1439,6 +1476,10 @@ class _Walker:
         # A kind of event the start's record could see carried over, when the walk must carry it.
         kinds = self._kinds(first.tool) if self.must_react else tuple(range(len(REACTIONS)))
         kinds = kinds or tuple(range(len(REACTIONS)))
+        focus = self.config.focus
+        if focus is not None and focus not in self.services:
+            # An event the focus service has a reaction to, where there is one.
+            kinds = tuple(k for k in kinds if k in self._focus_kinds(focus)) or kinds
         want = REACTIONS[self.rng.choices(kinds, weights=[EVENT_MIX[k] for k in kinds])[0]][0]
         fired = fire_trigger(
             self.world, self.graph, self.episode, (record.semantic, record.value, service), self.pool, self.rng, want
@@ -1501,9 +1542,53 @@ class _Walker:
             reacting = [n for n in starts if self._kinds(n)] if self.config.react else []
             cached = self.graph.cache[key] = (reacting, [n for n in starts if n not in reacting])
         reacting, others = cached
+        focus = self.config.focus
+        if focus is not None:
+            # Start in the focus service where it can start a walk; else (or when told) it has to come later.
+            mine = (
+                [n for n in reacting if self.tools[n].service == focus],
+                [n for n in others if self.tools[n].service == focus],
+            )
+            if not self.config.focus_start:
+                # Start where integrations lead to the focus service from (the prior's recipes), if anywhere.
+                feeds = self._feeds(focus, reacting + others)
+                reacting = [n for n in reacting if n in feeds] or [
+                    n for n in reacting if self.tools[n].service != focus
+                ]
+                others = [n for n in others if n in feeds] or [n for n in others if self.tools[n].service != focus]
+            elif mine[0] or mine[1]:
+                reacting, others = mine
         k = self.config.candidates
         first = self.rng.sample(reacting, min(k, len(reacting)))
         return first + self.rng.sample(others, min(k - len(first), len(others)))
+
+    def _focus_kinds(self, focus: str) -> frozenset[int]:
+        """The kinds of event (indices into REACTIONS) some write of ``focus`` reacts to."""
+        cache: dict[str, frozenset[int]] = self.graph.cache.setdefault("focus_kinds", {})
+        found = cache.get(focus)
+        if found is None:
+            names = [
+                n.split("__", 1)[1] for n, (service, writes, _) in self._traits().items() if service == focus and writes
+            ]
+            found = cache[focus] = frozenset(
+                k for k, (_, pattern) in enumerate(REACTIONS) if any(names_reaction(pattern, n) for n in names)
+            )
+        return found
+
+    def _feeds(self, focus: str, starts: list[str]) -> frozenset[str]:
+        """The starts of other services that a recipe of the prior leads from to some write of ``focus``."""
+        cache: dict[str, frozenset[str]] = self.graph.cache.setdefault("focus_feeds", {})
+        found = cache.get(focus)
+        if found is None:
+            writes = [
+                self.tools[n] for n, (service, writes, _) in self._traits().items() if service == focus and writes
+            ]
+            found = cache[focus] = frozenset(
+                n
+                for n in starts
+                if self.tools[n].service != focus and any(self.prior.recipe_for(self.tools[n], w) for w in writes)
+            )
+        return found
 
     def _notify(self) -> None:
         """End the walk by telling someone what it found, if a message tool can reach them.
@@ -1529,7 +1614,13 @@ class _Walker:
         if after is not None:
             known = [n for n in names if self.prior.inside(after, self.tools[n])]
             names = known or names
-        weights = {n: (self.prior.weight(after, self.tools[n]) if after else 1.0) * self.rng.random() for n in names}
+        focus = self.config.focus if self.config.focus not in self.services else None
+        weights = {
+            n: (self.prior.weight(after, self.tools[n]) if after else 1.0)
+            * self.rng.random()
+            * (_FOCUS_BOOST if self.tools[n].service == focus else 1.0)
+            for n in names
+        }
         for name in sorted(names, key=lambda n: -weights[n])[:8]:
             missing = needs[name] - have
             if missing:
@@ -1643,6 +1734,8 @@ class _Walker:
             return WalkResult(None, "no_write")
         if len(walk.services) < cfg.min_services:
             return WalkResult(None, "too_few_services")
+        if cfg.focus is not None and cfg.focus not in walk.services:
+            return WalkResult(None, "no_focus")
         if cfg.fan_in and self._needs_fan_in():
             return WalkResult(None, "no_fan_in")
         return WalkResult(walk)
