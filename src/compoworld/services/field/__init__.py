@@ -1,0 +1,1 @@
+"""Energy, utilities, facilities and field-work services."""

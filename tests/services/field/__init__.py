@@ -1,0 +1,1 @@
+"""Tests of the energy, utilities, facilities and field-work services."""
