@@ -149,3 +149,22 @@ def test_a_token_is_required_and_a_browser_gets_it_as_a_cookie(explorer: Explore
     assert first.status_code == 303 and first.headers["location"] == "/tasks?service=crm"
     assert COOKIE in first.cookies
     assert gated.get("/tasks", params={"service": "crm"}).status_code == 200  # the cookie now carries it
+
+
+def test_the_command_refuses_a_missing_file_and_an_open_bind_without_a_token(
+    explore_data: Path, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from compoworld.cli import app
+
+    runner = CliRunner()
+    missing = runner.invoke(app, ["explore", "--tasks", str(tmp_path / "nope.jsonl")])
+    assert missing.exit_code == 2 and "no task file" in missing.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    damaged = runner.invoke(app, ["explore", "--tasks", str(bad)])
+    assert damaged.exit_code == 2 and "bad.jsonl:1" in damaged.output
+    tasks = str(explore_data / "tasks" / "tasks.jsonl")
+    open_bind = runner.invoke(app, ["explore", "--tasks", tasks, "--host", "0.0.0.0"], env={"COMPOWORLD_TOKEN": ""})
+    assert open_bind.exit_code == 2 and "without a token" in " ".join(open_bind.output.split())
