@@ -27,16 +27,21 @@ from compoworld.tasks.prior import (
 )
 
 LOOKUP_CATEGORIES = {
+    "address_validation",
     "company_data",
     "currency_exchange",
     "domain_data",
+    "drug_reference",
     "ip_intelligence",
     "knowledge",
     "maps",
     "market_data",
     "news",
+    "patent_data",
     "product_data",
+    "public_transit",
     "sanctions_screening",
+    "scholarly_data",
     "tax_validation",
     "translation",
     "vehicle_data",
@@ -45,10 +50,15 @@ LOOKUP_CATEGORIES = {
 }
 # Reference services whose writes (a garage, IP lists, watch lists, screening cases …) are reactions of recipes.
 WRITABLE_LOOKUPS = {
+    "address_validation",
     "domain_data",
+    "drug_reference",
     "ip_intelligence",
+    "patent_data",
     "product_data",
+    "public_transit",
     "sanctions_screening",
+    "scholarly_data",
     "tax_validation",
     "vehicle_data",
 }
@@ -357,7 +367,7 @@ def test_usage_coverage_weighs_each_kind_of_app_by_its_workflows(cat: Catalog, p
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:
     cov = prior_coverage(prior, cat)
     categories = {svc.category for svc in cat.services.values()}
-    assert cov["categories"] == len(categories) == 134
+    assert cov["categories"] == len(categories) == 149
     assert cov["recipes"] == len(prior.recipes) >= 300
     assert cov["without_recipes"] == [] and cov["uncovered"] == []
     assert set(cov["lookups"]) == LOOKUP_CATEGORIES

@@ -369,6 +369,20 @@ _OVERRIDES: dict[str, str] = {
     "customs:filer_email": "employee",
     "customs.importer:name": "employee|customer",
     "customs.importer:contact_email": "employee|customer",
+    # addressval, drugref, patents, scholar, transit
+    "scholar:email": "employee|customer",
+    "patents:email": "employee|customer",
+    "addressval:contact_email": "customer;*",
+    # admissions, dental, labs, priorauth, tutoring
+    "labs.result:called_to": "employee",
+    "labs:called_to": "employee",
+    # ediscovery, escrow, hoa, legalbilling, mortgage
+    "ediscovery:opposing_party": "public",
+    "ediscovery:recipient_email": "public",
+    "mortgage:loan_officer_email": "employee",
+    "escrow:escrow_officer_email": "employee",
+    "escrow:lender_name": "customer",
+    "legalbilling:attorney_email": "employee",
 }
 """``tool:path``, ``service.resource:field`` or ``service:field`` -> roles, for the cases names get wrong.
 
@@ -790,6 +804,34 @@ _RESOURCE_ROLES: dict[str, str] = {
     "plm.item": "employee",
     "plm.change": "employee",
     "edi.partner": "customer",
+    # addressval, drugref, patents, scholar, transit
+    "drugref.formulary": "employee",
+    "drugref.entry": "employee",
+    "scholar.reading_list": "employee",
+    "scholar.item": "employee",
+    "patents.watchlist": "employee",
+    "patents.watch": "employee",
+    "patents.alert": "employee",
+    "transit.commute": "employee",
+    "addressval.address_book": "employee",
+    "addressval.address": "customer;*",
+    # admissions, dental, labs, priorauth, tutoring
+    "labs.patient": "patient",
+    "labs.provider": "employee",
+    "labs.order": "patient",
+    "labs.result": "patient",
+    "labs.specimen": "employee",
+    "dental.patient": "patient",
+    "dental.provider": "employee",
+    "priorauth.member": "patient",
+    "priorauth.prescriber": "employee",
+    "priorauth.payer": "vendor",
+    "admissions.prospect": "student",
+    "admissions.reader": "employee",
+    "admissions.application": "student",
+    "tutoring.client": "customer",
+    "tutoring.student": "student",
+    "tutoring.tutor": "employee",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -983,6 +1025,24 @@ _SERVICE_ROLES: dict[str, str] = {
     "qms": "employee",
     "plm": "employee",
     "edi": "customer",
+    # addressval, drugref, patents, scholar, transit
+    "drugref": "employee",
+    "scholar": "employee",
+    "patents": "employee",
+    "transit": "employee",
+    "addressval": "employee",
+    # admissions, dental, labs, priorauth, tutoring
+    "labs": "patient",
+    "dental": "patient",
+    "priorauth": "patient",
+    "admissions": "student",
+    "tutoring": "customer",
+    # ediscovery, escrow, hoa, legalbilling, mortgage
+    "ediscovery": "employee",
+    "mortgage": "customer",
+    "escrow": "customer",
+    "hoa": "customer",
+    "legalbilling": "vendor",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 
