@@ -245,13 +245,13 @@ _CROSS = """
 import json, sys
 from pathlib import Path
 from compoworld.devtools.external import load_service_file
-from compoworld.tasks.synthesis import COVER_ATTEMPTS, SynthConfig
+from compoworld.tasks.synthesis import SynthConfig
 from compoworld.tasks.taskset import synthesize, verify_file
 from compoworld.tasks.walk import WalkConfig
 
 module, out, services = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3].split(",")
 load_service_file(module)
-config = SynthConfig(walk=WalkConfig(trigger=False), focused=COVER_ATTEMPTS)
+config = SynthConfig(walk=WalkConfig(trigger=False), cover=1.0, focused=4)
 synthesize(out, count=12, seed=0, services=[module.stem, *services], config=config)
 checked, failures = verify_file(out / "tasks.jsonl")
 print(json.dumps({"checked": checked, "failures": [f.reason for f in failures]}))

@@ -202,7 +202,11 @@ def test_cover_gives_every_service_a_task_and_records_itself_in_the_settings(tmp
     walk = WalkConfig(trigger=False)
     free = synthesize(tmp_path / "free", count=24, seed=0, services=COVER_SERVICES, config=SynthConfig(walk=walk))
     covered = synthesize(
-        tmp_path / "cover", count=24, seed=0, services=COVER_SERVICES, config=SynthConfig(walk=walk, focused=4)
+        tmp_path / "cover",
+        count=24,
+        seed=0,
+        services=COVER_SERVICES,
+        config=SynthConfig(walk=walk, cover=1.0, focused=4),
     )
     assert free["kept"] == covered["kept"] == 24
 
@@ -213,5 +217,5 @@ def test_cover_gives_every_service_a_task_and_records_itself_in_the_settings(tmp
     assert len(services(tmp_path / "free")) < len(COVER_SERVICES)
     assert verify_file(tmp_path / "cover" / "tasks.jsonl") == (24, [])
     # Covering changes which tasks are drawn, so a covered set does not resume as a free one.
-    with pytest.raises(ValueError, match="focused"):
+    with pytest.raises(ValueError, match="cover"):
         synthesize(tmp_path / "cover", count=25, seed=0, services=COVER_SERVICES, config=SynthConfig(walk=walk))

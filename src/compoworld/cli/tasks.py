@@ -87,8 +87,8 @@ def synth(
         bool,
         typer.Option(
             "--cover/--no-cover",
-            help="Give each index's first attempts one service to use, the catalog's in turn, so that the set "
-            "covers services few walks reach (slower: those attempts fail more often).",
+            help="Make one task in five a coverage task: one service to use, the catalog's in turn, and no "
+            "opening event, so that the set covers services few walks reach (slower).",
         ),
     ] = False,
     triggers: Annotated[
@@ -138,12 +138,12 @@ def synth(
         err.print("[red]need 1 <= min-length <= max-length and 1 <= min-services <= max-services[/red]")
         raise typer.Exit(2)
     config = _synth_config(min_length, max_length, min_services, max_services, fan_in, open_world, distractors)
-    from compoworld.tasks.synthesis import COVER_ATTEMPTS
+    from compoworld.tasks.synthesis import COVER_SHARE
 
     config = dataclasses.replace(
         config,
         patterns=chosen,
-        focused=COVER_ATTEMPTS if cover else 0,
+        cover=COVER_SHARE if cover else 0.0,
         walk=dataclasses.replace(config.walk, trigger=triggers),
     )
     rewriter = _rewriter(llm_base_url, llm_model)

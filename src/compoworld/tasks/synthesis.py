@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from compoworld.world.world import World
 
 __all__ = [
     "BY_PATTERN",
-    "COVER_ATTEMPTS",
+    "COVER_SHARE",
     "PATTERNED_WALK",
     "SynthConfig",
     "Synthesizer",
@@ -65,10 +66,13 @@ class SynthConfig:
             (real work is hard in several ways at once) and takes at least ``long`` calls; when none
             does, the first that comes closest (two patterns first) is kept.
         long: With patterns, the fewest calls of a task :attr:`combine` looks for.
-        focused: An index's first attempts that must use one service (see :attr:`WalkConfig.focus`): the
-            catalog's services in turn, index after index, so that a task set covers services few walks
-            reach, not only those most walks lead to. The attempts after them are free. 0 (the default)
-            focuses none: focused attempts fail more often, which costs time (``synth --cover``: 4).
+        cover: The share of indices that are coverage indices (every ``1/cover``-th): their first
+            :attr:`focused` attempts must use one service (see :attr:`WalkConfig.focus`), the catalog's
+            services in turn, and start without an event (a service whose records see none can still be
+            in one), so that a set covers services few walks reach. Their later attempts, and every
+            other index, draw as usual. 0 (the default) covers nothing; ``synth --cover`` is 0.2, which
+            keeps four tasks in five opening with an event (the audit asks for 80 %).
+        focused: Focused attempts per coverage index.
     """
 
     walk: WalkConfig = field(default_factory=WalkConfig)
@@ -77,7 +81,8 @@ class SynthConfig:
     patterns: tuple[str, ...] = ()
     combine: int = 3
     long: int = 12
-    focused: int = 0
+    cover: float = 0.0
+    focused: int = 8
 
 
 @dataclass(slots=True)
@@ -96,8 +101,8 @@ def _solution_step(step: Step) -> SolutionStep:
     )
 
 
-COVER_ATTEMPTS = 4
-"""The focused attempts per index of ``synth --cover`` (:attr:`SynthConfig.focused`)."""
+COVER_SHARE = 0.2
+"""The share of coverage indices of ``synth --cover`` (:attr:`SynthConfig.cover`)."""
 
 BY_PATTERN = "by_pattern:"
 """Prefix of the rejection counts kept per pattern: ``by_pattern:<pattern>:<reason>``."""
@@ -131,17 +136,23 @@ class Synthesizer:
         self._focused: dict[tuple[str, bool], WalkConfig] = {}
 
     def walk_config(self, seed: int, index: int, attempt: int) -> WalkConfig:
-        """The walk constraints of one attempt: focused on a service for an index's first attempts."""
-        if attempt >= self.config.focused or len(self._focus_order) < 2:
+        """The walk constraints of one attempt: focused on a service for a coverage index's first attempts."""
+        share = self.config.cover
+        if share <= 0 or attempt >= self.config.focused or len(self._focus_order) < 2:
+            return self.config.walk
+        # The k-th coverage index is the one where floor(index * share) steps to k + 1: evenly spread, and
+        # decided by the index alone (a Ray worker draws it as the driver would).
+        k = math.floor(index * share)
+        if share < 1 and math.floor((index + 1) * share) == k:
             return self.config.walk
         # Offset by the seed, so that sets of other seeds do not all start the cycle at the same service.
-        service = self._focus_order[(index + seed) % len(self._focus_order)]
+        service = self._focus_order[(k + seed) % len(self._focus_order)]
         # Every other attempt starts elsewhere: a service whose own records see no event can still react.
         start = attempt % 2 == 0
         found = self._focused.get((service, start))
         if found is None:
             found = self._focused[(service, start)] = dataclasses.replace(
-                self.config.walk, focus=service, focus_start=start
+                self.config.walk, focus=service, focus_start=start, trigger=False
             )
         return found
 

@@ -161,12 +161,12 @@ def synthesis_settings(
         "seed": seed,
         "world_seed": world_seed,
         "services": list(dict.fromkeys(services)) if services else None,
-        # A walk's focus is set per attempt (SynthConfig.focused), never in the task set's own walk settings.
+        # A walk's focus is set per attempt (SynthConfig.cover), never in the task set's own walk settings.
         **{k: v for k, v in dataclasses.asdict(config.walk).items() if k not in ("focus", "focus_start")},
         "distractors": config.distractors,
         "attempts": config.attempts,
         # Named only when asked for, so that runs made before covering existed still resume.
-        **({"focused": config.focused} if config.focused else {}),
+        **({"cover": config.cover, "focused": config.focused} if config.cover else {}),
         # A rewriting model changes instructions; the endpoint serving it does not matter.
         "rewrite_model": None if rewriter is None else str(getattr(rewriter, "model", type(rewriter).__name__)),
         # Named only when asked for, so that runs made before patterns existed still resume.
