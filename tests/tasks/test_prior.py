@@ -28,10 +28,14 @@ from compoworld.tasks.prior import (
 
 LOOKUP_CATEGORIES = {
     "address_validation",
+    "book_data",
     "company_data",
     "currency_exchange",
     "domain_data",
     "drug_reference",
+    "economic_data",
+    "emissions_data",
+    "hazard_data",
     "ip_intelligence",
     "knowledge",
     "maps",
@@ -42,6 +46,7 @@ LOOKUP_CATEGORIES = {
     "public_transit",
     "sanctions_screening",
     "scholarly_data",
+    "sports_data",
     "tax_validation",
     "translation",
     "vehicle_data",
@@ -51,14 +56,19 @@ LOOKUP_CATEGORIES = {
 # Reference services whose writes (a garage, IP lists, watch lists, screening cases …) are reactions of recipes.
 WRITABLE_LOOKUPS = {
     "address_validation",
+    "book_data",
     "domain_data",
     "drug_reference",
+    "economic_data",
+    "emissions_data",
+    "hazard_data",
     "ip_intelligence",
     "patent_data",
     "product_data",
     "public_transit",
     "sanctions_screening",
     "scholarly_data",
+    "sports_data",
     "tax_validation",
     "vehicle_data",
 }
@@ -367,7 +377,7 @@ def test_usage_coverage_weighs_each_kind_of_app_by_its_workflows(cat: Catalog, p
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:
     cov = prior_coverage(prior, cat)
     categories = {svc.category for svc in cat.services.values()}
-    assert cov["categories"] == len(categories) == 149
+    assert cov["categories"] == len(categories) == 169
     assert cov["recipes"] == len(prior.recipes) >= 300
     assert cov["without_recipes"] == [] and cov["uncovered"] == []
     assert set(cov["lookups"]) == LOOKUP_CATEGORIES

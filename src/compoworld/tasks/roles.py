@@ -383,6 +383,21 @@ _OVERRIDES: dict[str, str] = {
     "escrow:escrow_officer_email": "employee",
     "escrow:lender_name": "customer",
     "legalbilling:attorney_email": "employee",
+    # books, carbon, econstats, hazards, sports
+    "books:email": "employee",
+    "sports:shirt_sponsor": "customer",
+    # cdp, experiments, influencers, referrals
+    "seo:domain": "employee",
+    "seo:referring_domain": "customer;*",
+    "seo__domain_overview:domain": "public;*",
+    # compbands, engagement, eor, equity, headcount
+    "equity.stakeholder:entity_name": "public;*",
+    "equity__add_stakeholder:entity_name": "public;*",
+    "equity__add_stakeholder:email": "employee;employee|vendor|customer|public",
+    "equity__add_stakeholder:name": "employee;employee|vendor|customer|public",
+    # apigw, backup, certs, depscan, pam
+    "apigw:contact_email": "customer",
+    "apigw:company": "customer",
 }
 """``tool:path``, ``service.resource:field`` or ``service:field`` -> roles, for the cases names get wrong.
 
@@ -832,6 +847,59 @@ _RESOURCE_ROLES: dict[str, str] = {
     "tutoring.client": "customer",
     "tutoring.student": "student",
     "tutoring.tutor": "employee",
+    # books, carbon, econstats, hazards, sports
+    "books.shelf": "employee",
+    "books.entry": "employee",
+    "sports.follow": "employee",
+    "sports.alert": "employee",
+    "hazards.site": "employee",
+    "hazards.alert": "employee",
+    "carbon.ledger": "employee",
+    "carbon.entry": "employee",
+    "econstats.dashboard": "employee",
+    "econstats.panel": "employee",
+    # cdp, experiments, influencers, referrals
+    "cdp.profile": "customer",
+    "influencers.creator": "vendor",
+    # compbands, engagement, eor, equity, headcount
+    "equity.stakeholder": "employee;employee|vendor|customer|public",
+    "equity.grant": "employee;employee|vendor",
+    "equity.exercise": "employee;employee|vendor",
+    "equity.consent": "employee",
+    "eor.contract": "vendor;employee|vendor",
+    "eor.invoice": "vendor;employee|vendor",
+    # apigw, backup, certs, depscan, pam
+    "pam.safe": "employee",
+    "pam.safe_member": "employee",
+    "pam.account": "employee",
+    "pam.access_request": "employee",
+    "pam.checkout": "employee",
+    "pam.recording": "employee",
+    "backup.repository": "employee",
+    "backup.workload": "employee",
+    "backup.job": "employee",
+    "backup.session": "employee",
+    "backup.restore_point": "employee",
+    "backup.restore": "employee",
+    "certs.application": "employee",
+    "certs.template": "employee",
+    "certs.certificate_request": "employee",
+    "certs.certificate": "employee",
+    "certs.installation": "employee",
+    "apigw.service": "employee",
+    "apigw.route": "employee",
+    "apigw.consumer": "customer",
+    "apigw.key": "customer",
+    "apigw.acl": "customer",
+    "apigw.plugin": "employee",
+    "apigw.upstream": "employee",
+    "apigw.target": "employee",
+    "depscan.organization": "employee",
+    "depscan.license_rule": "employee",
+    "depscan.project": "employee",
+    "depscan.issue": "employee",
+    "depscan.ignore": "employee",
+    "depscan.fix_pr": "employee",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -1043,6 +1111,29 @@ _SERVICE_ROLES: dict[str, str] = {
     "escrow": "customer",
     "hoa": "customer",
     "legalbilling": "vendor",
+    # books, carbon, econstats, hazards, sports
+    "books": "employee",
+    "sports": "employee",
+    "hazards": "employee",
+    "carbon": "employee",
+    "econstats": "employee",
+    # cdp, experiments, influencers, referrals
+    "experiments": "employee",
+    "cdp": "customer",
+    "influencers": "vendor",
+    "referrals": "customer",
+    # compbands, engagement, eor, equity, headcount
+    "equity": "employee",
+    "eor": "vendor;employee|vendor",
+    "engagement": "employee",
+    "compbands": "employee",
+    "headcount": "employee",
+    # apigw, backup, certs, depscan, pam
+    "pam": "employee",
+    "backup": "employee",
+    "certs": "employee",
+    "apigw": "employee",
+    "depscan": "employee",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 
