@@ -459,7 +459,19 @@ class Slot(BaseModel):
     seats_left: int = Field(description="Seats still free (1 for one-on-one).")
 
 
-@service.tool(intent="find open times for the event type")
+def _example_available(ctx: Ctx) -> dict[str, Any] | None:
+    et = next((e for e in ctx.scan(EventType) if e.active), None)
+    if et is None:
+        return None
+    first = ctx.now().date()
+    return {
+        "event_type_id": et.id,
+        "start_date": first.isoformat(),
+        "end_date": (first + dt.timedelta(days=6)).isoformat(),
+    }
+
+
+@service.tool(intent="find open times for the event type", example=_example_available)
 def available_times(ctx: Ctx, event_type_id: EventTypeId, start_date: Date, end_date: Date) -> list[Slot]:
     """List the times an event type can be booked between two dates (at most 7 days).
 
