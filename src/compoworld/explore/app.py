@@ -235,10 +235,11 @@ def create_app(explorer: Explorer, *, token: str | None = None, seed: int = 0) -
         failed = qp.get("failed", "0") == "1"
         if not explorer.runs:
             return page("runs.html", "Runs", runs={})
-        ids, total = explorer.run_matrix(failed_only=failed, offset=0, limit=0)
+        every = explorer.run_matrix(failed_only=failed)
+        total = len(every)
         pages = max(1, math.ceil(total / PAGE_SIZE))
         current = min(max(_int(qp.get("page")) or 1, 1), pages)
-        ids, total = explorer.run_matrix(failed_only=failed, offset=(current - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+        ids = every[(current - 1) * PAGE_SIZE : current * PAGE_SIZE]
         cells = {name: r.by_task(ids) for name, r in explorer.runs.items()}
         return page(
             "runs.html",

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 INDEX_SUFFIX = ".explore.sqlite"
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 """Bumped whenever the tables change, so that old indexes are rebuilt rather than misread."""
 
 
@@ -199,7 +199,7 @@ class TaskIndex(_Index):
     SCHEMA = """
     CREATE TABLE tasks (
         id TEXT PRIMARY KEY, idx INTEGER, line INTEGER, offset INTEGER, size INTEGER,
-        services TEXT, patterns TEXT, steps INTEGER, writes INTEGER, trigger_kind TEXT,
+        services TEXT, patterns TEXT, writes INTEGER, trigger_kind TEXT,
         difficulty INTEGER, instruction TEXT, length INTEGER
     );
     CREATE INDEX tasks_idx ON tasks (idx);
@@ -221,7 +221,6 @@ class TaskIndex(_Index):
                     length,
                     "," + ",".join(meta.get("services", [])) + ",",
                     "," + ",".join(t.get("patterns", [])) + ",",
-                    len(t["solution"]),
                     int(meta.get("writes", 0)),
                     trigger_kind(t),
                     int(meta.get("difficulty", 0)),
@@ -234,7 +233,7 @@ class TaskIndex(_Index):
                 raise ValueError(f"{self.source}:{number}: task id {task_id} is repeated; a task file holds each once")
             seen.add(task_id)
             rows.append(row)
-        db.executemany("INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        db.executemany("INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
 
     def get(self, task_id: str) -> dict[str, Any] | None:
         """The task with this id, or None."""

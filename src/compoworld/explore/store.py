@@ -212,11 +212,10 @@ class Explorer:
                         return i, task
         return self.find_task(task_id)
 
-    def run_matrix(self, *, failed_only: bool, offset: int, limit: int) -> tuple[list[str], int]:
-        """Task ids of one page of the runs table (tasks of any run, in id order: the task set's) and how many there are."""
+    def run_matrix(self, *, failed_only: bool) -> list[str]:
+        """The task ids of the runs table: tasks of any run (or those some rollout failed), in id order."""
         # Ids start with the task's zero-padded index, so their order is the task set's.
-        ids = sorted({t for run in self.runs.values() for t in run.task_ids(failed_only=failed_only)})
-        return ids[offset : offset + limit], len(ids)
+        return sorted({t for run in self.runs.values() for t in run.task_ids(failed_only=failed_only)})
 
     # --- catalog
 

@@ -1061,7 +1061,8 @@ class _Walker:
             return own + [n for n in drawn if n not in own]
         ranked = self._index().rank(state, self.rng, cfg.candidates)
         reacting = self._reactions(state)
-        focused = self._focus_fits(state) if cfg.focus not in self.services else []
+        # Only while the walk still lacks its focus service; nothing at all for a walk without one.
+        focused = self._focus_fits(state) if cfg.focus is not None and cfg.focus not in self.services else []
         return focused + reacting + [n for n in ranked if n not in reacting and n not in focused]
 
     def _focus_fits(self, state: StepState) -> list[str]:
@@ -1315,7 +1316,7 @@ class _Walker:
         fit = [
             n for n in self._reaction_tools() if n not in state.used and needs[n] <= state.produced and self._allowed(n)
         ]
-        focus = [n for n in fit if self.tools[n].service == self.config.focus]
+        focus = [n for n in fit if self.tools[n].service == self.config.focus] if self.config.focus else []
         if focus:
             return self.rng.sample(focus, min(3, len(focus)))
         return self.rng.sample(fit, min(3, len(fit)))
