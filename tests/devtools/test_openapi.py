@@ -8,6 +8,7 @@ in a subprocess and never add a service to this process's registry.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from compoworld.devtools.openapi.document import parse_document
 from compoworld.devtools.openapi.plan import plan_service
 from compoworld.devtools.openapi.refine import check_module
 from compoworld.devtools.openapi.semantics import infer_semantic
+from compoworld.engine.registration import SERVICE_PATH_ENV
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "openapi"
 CASES = [
@@ -29,6 +31,8 @@ CASES = [
     ("link-example.yaml", "codelinks"),
     ("swagger-petstore3.yaml", "petshop"),
     ("twilio_proxy_v1.json", "proxyline"),
+    ("xero-projects.yaml", "projectbook"),
+    ("twilio_verify_v2.json", "verifyline"),
 ]
 runner = CliRunner()
 
@@ -52,6 +56,9 @@ def test_each_fixture_becomes_a_service_that_passes_the_conformance_suite_unedit
     assert found["failed"] == 0
     assert found["tools"] >= len(report["tools_from_operations"]) >= 4
     assert report["operations_as_tools"] + report["operations_todo"] == report["operations"]
+    # The specification examples hold nothing another service holds; the product documents connect both ways.
+    connected = bool(found["feeds_services"]) and bool(found["consumes_services"])
+    assert connected == (document not in ("petstore-expanded.yaml", "link-example.yaml")), found
 
 
 @pytest.mark.parametrize(("document", "name"), CASES)
@@ -107,6 +114,20 @@ def test_semantic_types_come_from_formats_names_and_examples_and_a_refusing_exam
     assert phone.type_name is None and "12345" in phone.reason
     country = infer_semantic("country", {"type": "string", "example": "Germany"})
     assert country.type_name is None
+    # The head of the name decides: a score about a phone number is not a phone number.
+    assert infer_semantic("email_address", {"type": "string"}).type_name == "Email"
+    assert infer_semantic("phone_number_quality_score", {"type": "string"}).type_name is None
+    assert infer_semantic("mobile_country_code", {"type": "string"}).type_name is None
+    assert infer_semantic("name", {"type": "string"}, holder="project_user").type_name == "PersonName"
+
+
+def test_a_record_the_document_reads_by_a_value_people_know_can_be_found_by_it() -> None:
+    # Twilio Verify reads a safe-listed number at /SafeList/Numbers/{PhoneNumber}: records keep generated
+    # ids, so the scaffold offers the lookup as a list filtered on the phone number, and says so.
+    plan = scaffold(FIXTURES / "twilio_verify_v2.json", "verifyline").plan
+    safelist = plan.resource("safelist")
+    assert safelist.get and safelist.listed and "phone_number" in safelist.filters
+    assert any(t.where.endswith("(FetchSafelist)") and "phone_number" in t.what for t in plan.todos)
 
 
 def test_documents_the_scaffold_cannot_read_are_refused_with_what_to_do(tmp_path: Path) -> None:
@@ -224,7 +245,7 @@ def _normal(semantic: str | None) -> str | None:
     return semantic
 
 
-def test_semantic_inference_on_50_hand_labelled_fields_is_precise() -> None:
+def test_semantic_inference_on_100_hand_labelled_fields_is_precise() -> None:
     labels = json.loads((FIXTURES / "labels.json").read_text())
     right = predicted = relevant = found = total = 0
     for document, name in CASES:
@@ -236,50 +257,55 @@ def test_semantic_inference_on_50_hand_labelled_fields_is_precise() -> None:
             right += guess is not None and guess == label
             relevant += label is not None
             found += label is not None and guess == label
-    assert total == 50
+    assert total == 100
     assert right / predicted >= 0.9, f"precision {right}/{predicted}"
     assert found / relevant >= 0.8, f"recall {found}/{relevant}"
 
 
 _CROSS = """
-import json, sys
+import sys
 from pathlib import Path
-from compoworld.devtools.external import load_service_file
 from compoworld.tasks.synthesis import SynthConfig
-from compoworld.tasks.taskset import synthesize, verify_file
+from compoworld.tasks.taskset import synthesize
 from compoworld.tasks.walk import WalkConfig
 
-module, out, services = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3].split(",")
-load_service_file(module)
+out, count, services = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(",")
 config = SynthConfig(walk=WalkConfig(trigger=False), cover=1.0, focused=4)
-synthesize(out, count=12, seed=0, services=[module.stem, *services], config=config)
-checked, failures = verify_file(out / "tasks.jsonl")
-print(json.dumps({"checked": checked, "failures": [f.reason for f in failures]}))
+synthesize(out, count=count, seed=0, services=services, config=config)
 """
 
 
 @pytest.mark.parametrize(
-    ("document", "name", "category"),
-    [("swagger-petstore3.yaml", "petshop", "ecommerce"), ("twilio_proxy_v1.json", "proxyline", "customer_messaging")],
+    ("document", "name", "category", "count"),
+    [
+        ("swagger-petstore3.yaml", "petshop", "ecommerce", 12),
+        ("twilio_proxy_v1.json", "proxyline", "customer_messaging", 12),
+        ("xero-projects.yaml", "projectbook", "time_tracking", 12),
+        ("twilio_verify_v2.json", "verifyline", "customer_messaging", 24),
+    ],
 )
 def test_synthesis_makes_verified_tasks_that_cross_a_scaffolded_service_and_built_in_ones(
-    tmp_path: Path, document: str, name: str, category: str
+    tmp_path: Path, document: str, name: str, category: str, count: int
 ) -> None:
     new = ["service", "new", "--from-openapi", str(FIXTURES / document), "--name", name, "--category", category]
     made = runner.invoke(app, [*new, "--out", str(tmp_path)])
     assert made.exit_code == 0, made.output
     built_in = ["crm", "mail", "helpdesk", "teamchat", "invoicing"]
-    # In a subprocess: loading the module registers it, and this process's registry must stay the package's.
-    done = subprocess.run(
-        [sys.executable, "-c", _CROSS, str(tmp_path / f"{name}.py"), str(tmp_path / "tasks"), ",".join(built_in)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    # The module joins every process through the variable, as it would a team's synthesis, verification
+    # and rollouts; this process's registry stays the package's.
+    env = {**os.environ, SERVICE_PATH_ENV: str(tmp_path / f"{name}.py"), "COLUMNS": "500"}
+    out = tmp_path / "tasks"
+    services = ",".join([name, *built_in])
+    synth = [sys.executable, "-c", _CROSS, str(out), str(count), services]
+    done = subprocess.run(synth, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result == {"checked": 12, "failures": []}  # every task holds again on a fresh world
-    tasks = [json.loads(line) for line in (tmp_path / "tasks" / "tasks.jsonl").read_text().splitlines()]
+    verify = [sys.executable, "-m", "compoworld", "verify", str(out / "tasks.jsonl")]
+    checked = subprocess.run(verify, capture_output=True, text=True, timeout=600, env=env)
+    # Every task holds again on a fresh world, in a process that loaded the module only through the variable.
+    assert checked.returncode == 0, checked.stdout[-2000:] + checked.stderr[-2000:]
+    assert f"{count} tasks, 0 failed" in " ".join(checked.stdout.split())
+    tasks = [json.loads(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
+    assert len(tasks) == count
     crossing = [
         t for t in tasks if name in t["metadata"]["services"] and set(t["metadata"]["services"]) & set(built_in)
     ]
@@ -296,3 +322,37 @@ def test_synthesis_makes_verified_tasks_that_cross_a_scaffolded_service_and_buil
             if tools[source].split("__")[0] != s["tool"].split("__")[0]
         ]
         assert any(name in pair for pair in crossings), crossings
+    # Without the variable the set names a service nothing registered, and the error says how to add it.
+    bare = {k: v for k, v in os.environ.items() if k != SERVICE_PATH_ENV}
+    refused = subprocess.run(verify, capture_output=True, text=True, timeout=600, env=bare)
+    assert refused.returncode != 0
+    assert SERVICE_PATH_ENV in " ".join((refused.stdout + refused.stderr).split())
+
+
+def test_a_service_path_that_names_no_module_is_refused_with_what_it_takes(tmp_path: Path) -> None:
+    # Wide enough that the console does not fold the long path it quotes.
+    env = {**os.environ, SERVICE_PATH_ENV: str(tmp_path / "missing.py"), "COLUMNS": "500"}
+    done = subprocess.run(
+        [sys.executable, "-m", "compoworld", "catalog", "stats", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert done.returncode != 0
+    said = " ".join((done.stdout + done.stderr).split())
+    assert "missing.py is neither a service module (.py) nor a folder of them" in said
+    # A folder brings every module in it.
+    folder = tmp_path / "services"
+    folder.mkdir()
+    for document, name in CASES[:2]:
+        (folder / f"{name}.py").write_text(scaffold(FIXTURES / document, name).source)
+    listed = subprocess.run(
+        [sys.executable, "-m", "compoworld", "catalog", "show", "codelinks"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**env, SERVICE_PATH_ENV: str(folder)},
+    )
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    assert "codelinks__merge_pullrequest" in listed.stdout

@@ -11,67 +11,16 @@ called but never appears in a cross-service scenario.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from compoworld.devtools.conformance import CheckResult, check_world
 from compoworld.engine.catalog import Catalog
-from compoworld.engine.errors import CatalogError
-from compoworld.engine.registration import register, registered
+from compoworld.engine.registration import load_service_file
 from compoworld.engine.service import Service
 
 __all__ = ["ServiceCheck", "check_service", "load_service_file"]
-
-
-def load_service_file(path: Path) -> Service:
-    """Import a service module from a file and register it, so that catalogs and synthesis find it by name.
-
-    The module is imported under ``compoworld_user.<stem>`` so that it cannot
-    shadow a module of the package; it must define one :class:`Service`
-    (conventionally called ``service``) whose name no other registered service has.
-
-    Args:
-        path: The ``.py`` file.
-
-    Returns:
-        The module's service.
-
-    Raises:
-        CatalogError: if the file is missing, fails to import, defines no service or several, or
-            names a service that is already registered from elsewhere.
-    """
-    if not path.is_file() or path.suffix != ".py":
-        raise CatalogError(f"{path}: give the path of a service module (.py file)")
-    module_name = f"compoworld_user.{path.stem}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise CatalogError(f"{path}: cannot be imported as a module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        sys.modules.pop(module_name, None)
-        raise CatalogError(f"{path}: import failed: {type(exc).__name__}: {exc}") from exc
-    found = getattr(module, "service", None)
-    attr = "service"
-    if not isinstance(found, Service):
-        services = [(k, v) for k, v in vars(module).items() if isinstance(v, Service)]
-        if len(services) != 1:
-            raise CatalogError(f"{path}: define exactly one Service (found {len(services)}); name it `service`")
-        attr, found = services[0]
-    target = f"{module_name}:{attr}"
-    existing = registered().get(found.name)
-    if existing is not None and existing != target:
-        raise CatalogError(
-            f"{path}: service {found.name!r} is already registered as {existing}; give yours another name"
-        )
-    register(found.name, target)
-    return found
 
 
 @dataclass

@@ -31,7 +31,7 @@ from compoworld.engine.crud import standard_tools
 from compoworld.engine.errors import CatalogError
 from compoworld.engine.index import ENGINE_PACKAGE, FileHashes, IndexStore, module_file, source_closure, source_text
 from compoworld.engine.records import Record
-from compoworld.engine.registration import registered, resolve
+from compoworld.engine.registration import registered, resolve, unknown_service
 from compoworld.engine.service import ResourceSpec, Service, Transition
 from compoworld.engine.tools import Tool, ToolAnnotations, tool_from_def
 from compoworld.engine.version import __version__
@@ -316,7 +316,7 @@ class Catalog:
         names = list(targets) if services is None else list(dict.fromkeys(services))
         for name in names:
             if name not in targets:
-                raise CatalogError(f"unknown service {name!r}; registered: {', '.join(targets)}")
+                raise unknown_service(name)
         store = IndexStore()
         hashes = FileHashes()
         entries: dict[str, dict[str, Any]] = {}

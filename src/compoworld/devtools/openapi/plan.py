@@ -182,6 +182,7 @@ class ResourcePlan:
     create: list[str] | None = None
     get: bool = False
     listed: bool = False
+    keyed_by: tuple[str, str] | None = None
     update: list[str] = field(default_factory=list)
     delete: bool = False
     filters: list[str] = field(default_factory=list)
@@ -567,6 +568,10 @@ class _Planner:
             if res is not None and item and _object(op.success()) is not None:
                 self._mark(op, res, "get", f"get_{res.name}")
                 res.get = True
+                by = res.field_named(snake(segs[-1][1:-1]))
+                if by is not None and by.semantic in _NAMEABLE and not by.many:
+                    # The document reads it by a value people know (/PhoneNumbers/{PhoneNumber}), not by an id.
+                    res.keyed_by = (by.name, op.label)
                 return
             if res is not None and not item and _items(op.success()) is not None:
                 self._mark(op, res, "list", f"list_{res.plural}")
@@ -730,6 +735,17 @@ class _Planner:
         for f in res.fields:
             if f.kind == "id" and not f.many and f.name not in res.filters:
                 res.filters.append(f.name)
+        if res.keyed_by is not None and not res.listed:
+            key, label = res.keyed_by
+            res.listed = True
+            res.filters.append(key)
+            self.todos.append(
+                Todo(
+                    label,
+                    f"reads a {res.name} by its {key}; records keep generated ids, so list_{res.plural} filtered on "
+                    f"{key} offers that lookup",
+                )
+            )
         named = [f.name for f in res.fields if f.semantic in _NAMEABLE and not f.many and f.name not in res.filters]
         if res.listed and named:
             # How people find a record ("the participant at +1 415 …"): a lookup the agent can start from.

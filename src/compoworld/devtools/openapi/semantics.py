@@ -139,12 +139,26 @@ def infer_semantic(name: str, schema: dict[str, Any], holder: str = "") -> Infer
 def _string_rule(fmt: str, words: list[str], joined: str, holder: str) -> tuple[str, str] | None:
     if fmt in _FORMATS:
         return _FORMATS[fmt], f"format {fmt}"
-    if joined == "name" and holder in _PERSON_HOLDERS:
+    # A project_user is a user: the holder's last word says what it is.
+    if joined == "name" and holder.rsplit("_", 1)[-1] in _PERSON_HOLDERS:
         return "PersonName", f"the name of a {holder}"
+    # The head of the name decides (phone_number_quality_score is a score, not a phone), after the
+    # nouns that only say how a value is written (email_address, phone_number).
+    head = words
+    while len(head) > 1 and head[-1] in _FORM_NOUNS:
+        head = head[:-1]
+    name = "_".join(head)
+    if name in _TELECOM_CODES:
+        return None
     for type_name, keys, reason in _STRING_RULES:
-        if joined in keys or any(w in keys for w in words) or any(joined.endswith(f"_{k}") for k in keys):
+        if joined in keys or name in keys or any(name.endswith(f"_{k}") for k in keys):
             return type_name, reason
     return None
+
+
+_FORM_NOUNS = frozenset({"address", "number", "no", "value", "string"})
+# Numeric network codes (MCC 310, MNC 260) that read like a country or a phone by their words.
+_TELECOM_CODES = frozenset({"mobile_country_code", "mobile_network_code", "mcc", "mnc"})
 
 
 def _says_minor_units(name: str, schema: dict[str, Any]) -> bool:
