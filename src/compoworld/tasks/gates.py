@@ -25,7 +25,7 @@ from compoworld.engine.episode import Episode, Snapshot
 from compoworld.tasks.criteria import criteria_hold
 from compoworld.tasks.replay import run_solution
 from compoworld.tasks.task import Task, provenance_fields, provenance_sources, task_answer
-from compoworld.tasks.walk import is_singleton
+from compoworld.tasks.walk import identified
 from compoworld.world.world import World
 
 __all__ = ["has_unused_step", "is_ambiguous", "is_dag", "leaks", "passes", "validate_task"]
@@ -74,7 +74,7 @@ def is_ambiguous(task: Task, results: Sequence[Any]) -> bool:
         results: Each solution step's result.
     """
     return any(
-        "[" in field and not is_singleton(results[k])
+        "[" in field and not identified(results[k], field)
         for step in task.solution
         for prov in step.provenance.values()
         for k, field in provenance_fields(prov)

@@ -60,6 +60,7 @@ __all__ = [
     "WalkResult",
     "draw_walk",
     "flatten",
+    "identified",
     "produced_values",
 ]
 
@@ -293,6 +294,9 @@ class WalkConfig:
     focus_start: bool = True
 
 
+# Starts a walk with an opening event tries before it gives up (each found a record no event could change).
+_EVENT_STARTS = 3
+
 # How much more a tool of the focus service weighs against the others where tools are drawn by weight.
 _FOCUS_BOOST = 1000.0
 
@@ -334,18 +338,32 @@ def _items(value: Any) -> list[Any]:
 _CONTAINERS = (dict, list)
 
 
-def is_singleton(value: Any) -> bool:
-    """Whether every list in ``value`` has at most one element (so each item is identified)."""
-    if isinstance(value, dict):
-        inner: Any = value.values()
-    elif isinstance(value, list):
-        if len(value) > 1:
-            return False
-        inner = value
-    else:
-        return True
-    # Only containers are looked into: a record's many plain fields cost no call each.
-    return all(is_singleton(v) for v in inner if isinstance(v, _CONTAINERS))
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def identified(value: Any, field: str) -> bool:
+    """Whether every list on the way to ``field`` (``items[0].email``) in ``value`` holds one item.
+
+    Such a value names one thing ("the e-mail of the employee found"), whatever other lists the
+    result holds: an employee's five working days do not make the listing of that one employee
+    ambiguous, while a listing of two employees does.
+    """
+    here = value
+    for part in field.split("."):
+        name, bracket, rest = part.partition("[")
+        if name:
+            if not isinstance(here, dict) or name not in here:
+                return True
+            here = here[name]
+        for index in _INDEX.findall(bracket + rest):
+            if not isinstance(here, list):
+                return True
+            if len(here) > 1:
+                return False
+            if int(index) >= len(here):
+                return True
+            here = here[int(index)]
+    return True
 
 
 def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]:
@@ -353,6 +371,7 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
 
     Values inside a list count only when the list holds one element: "the
     fifth contact of an unfiltered listing" is nothing a person can point at.
+    Lists that hold no port (a record's working days, its tags) do not matter.
     """
     held = _BY_PATH.get(id(ports))
     if held is None or held[0] is not ports:
@@ -360,7 +379,7 @@ def produced_values(step: int, result: Any, ports: list[Port]) -> list[Produced]
     paths = held[1]
     out: list[Produced] = []
     # Whether lists are looked into matters only where some port lies inside one.
-    _typed(step, result, "", "", paths.in_lists and is_singleton(result), paths, out)
+    _typed(step, result, "", "", paths.in_lists, paths, out)
     return out
 
 
@@ -418,7 +437,7 @@ def _typed(step: int, value: Any, path: str, norm: str, lists: bool, ports: _Por
                     out.append(Produced(step, where, sem, v))
     elif isinstance(value, list):
         inner = f"{norm}[]"
-        if not lists or inner not in prefixes:
+        if not lists or inner not in prefixes or len(value) > 1:
             return
         sem = semantic.get(inner)
         for i, v in enumerate(value):
@@ -1654,6 +1673,30 @@ class _Walker:
             cache[semantic] = sorted(found, key=lambda n: (resource not in n.split("__", 1)[1], n))
         return cache[semantic]
 
+    def _start_with_event(self, names: list[str]) -> str | None:
+        """Take the first start whose record an event can change, with its event; else why none was taken.
+
+        A start whose record no event changes is taken back and the next one tried, up to
+        :data:`_EVENT_STARTS` of them: one message found in a mailbox may be no place for an event
+        while the next start's ticket is.
+        """
+        tried = 0
+        for name in names:
+            if not self.step([name]):
+                continue
+            self.must_react = self.config.react and bool(self._kinds(name))
+            # A try that makes no event draws as much as the world's caches let it (a record found dead
+            # before is given up without a draw): the draws after it must not depend on that.
+            drawn = self.rng.getstate()
+            if self._trigger():
+                return None
+            self.rng.setstate(drawn)
+            self._drop_last()
+            tried += 1
+            if tried >= _EVENT_STARTS:
+                break
+        return "no_trigger" if tried else "no_start"
+
     def _drop_last(self) -> None:
         """Take back the last step, a read (so the episode's state is as it was)."""
         step = self.steps.pop()
@@ -1689,15 +1732,15 @@ class _Walker:
             # Room for the message, and for looking up the mailbox or channel it goes out from.
             self.target = max(cfg.min_length - closing, min(self.target, cfg.max_length - 2))
         while len(self.steps) < self.target:
-            names = self._trigger_starts() if cfg.trigger and not self.steps else None
-            if not self.step(names):
+            if cfg.trigger and not self.steps:
+                missed = self._start_with_event(self._trigger_starts())
+                if missed is not None:
+                    return WalkResult(None, missed)
+            elif not self.step():
                 if len(self.steps) >= cfg.min_length - closing:
                     break  # nothing can follow, and the walk is long enough: it ends here
                 return WalkResult(None, "dead_end" if self.steps else "no_start")
             if cfg.trigger and len(self.steps) == 1:
-                self.must_react = cfg.react and bool(self._kinds(self.steps[0].tool))
-                if not self._trigger():
-                    return WalkResult(None, "no_trigger")
                 # An event of a kind no service can carry over from here is given up at once.
                 feasible = self.reaction is not None and any(
                     REACTIONS[k][1] is self.reaction for k in self._kinds(self.steps[0].tool)

@@ -24,7 +24,7 @@ from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.replay import apply_setup
 from compoworld.tasks.task import Task, task_answer
 from compoworld.tasks.transforms import apply_transform
-from compoworld.tasks.walk import Provenance, Step, Walk, flatten, is_singleton
+from compoworld.tasks.walk import Provenance, Step, Walk, flatten, identified
 from compoworld.world.world import World
 
 __all__ = [
@@ -181,7 +181,7 @@ def not_made_with(world: World, tool: str, name: str, wrong: Sequence[Any], why:
 def singled(walk: Walk) -> bool:
     """Whether every value a step takes from a list still comes from a one-item list (planted records may add items)."""
     return all(
-        "[" not in field or is_singleton(walk.steps[k].result)
+        "[" not in field or identified(walk.steps[k].result, field)
         for step in walk.steps
         for prov in step.provenance.values()
         for k, field in ([(prov.step, prov.field or "")] if prov.kind == "step" and prov.step is not None else [])

@@ -47,7 +47,7 @@ from compoworld.tasks.patterns.base import (
     written_record,
 )
 from compoworld.tasks.patterns.decoys import near_duplicate
-from compoworld.tasks.walk import Provenance, Step, Walk, flatten, is_singleton
+from compoworld.tasks.walk import Provenance, Step, Walk, flatten, identified
 from compoworld.world.world import World
 
 __all__ = ["FAMILIES", "Crossref", "find_crossrefs", "plant_crossref"]
@@ -270,16 +270,14 @@ def _updaters(world: World, graph: ToolGraph, resource: str, field: str) -> list
 def _sought(result: Any, field: str, record_id: str, value: str) -> str | None:
     """Where a read's result holds a record's field with a value (``items[0].phone``), or None.
 
-    The result must name one record only (every list in it of at most one item).
+    The result must name that record alone (every list on the way to it of one item).
     """
-    if not is_singleton(result):
-        return None
     flat = dict(flatten(result))
     for path, held in flat.items():
         last = path.rsplit(".", 1)[-1]
         parent = path.rpartition(".")[0]
         if last == field and held == value and flat.get(f"{parent}.id" if parent else "id") == record_id:
-            return path
+            return path if identified(result, path) else None
     return None
 
 
