@@ -29,25 +29,37 @@ from compoworld.tasks.prior import (
 LOOKUP_CATEGORIES = {
     "address_validation",
     "book_data",
+    "clinical_trials",
     "company_data",
+    "court_records",
+    "crypto_market_data",
     "currency_exchange",
+    "demographic_data",
+    "document_ai",
     "domain_data",
     "drug_reference",
     "economic_data",
     "emissions_data",
+    "event_discovery",
+    "film_data",
     "hazard_data",
     "ip_intelligence",
     "knowledge",
+    "local_business_data",
     "maps",
     "market_data",
     "news",
     "patent_data",
     "product_data",
+    "property_data",
+    "provider_directory",
     "public_transit",
+    "recipe_data",
     "sanctions_screening",
     "scholarly_data",
     "sports_data",
     "tax_validation",
+    "trademark_data",
     "translation",
     "vehicle_data",
     "weather",
@@ -57,23 +69,36 @@ LOOKUP_CATEGORIES = {
 WRITABLE_LOOKUPS = {
     "address_validation",
     "book_data",
+    "clinical_trials",
+    "court_records",
+    "crypto_market_data",
+    "demographic_data",
+    "document_ai",
     "domain_data",
     "drug_reference",
     "economic_data",
     "emissions_data",
+    "event_discovery",
+    "film_data",
     "hazard_data",
     "ip_intelligence",
+    "local_business_data",
     "patent_data",
     "product_data",
+    "property_data",
+    "provider_directory",
     "public_transit",
+    "recipe_data",
     "sanctions_screening",
     "scholarly_data",
     "sports_data",
     "tax_validation",
+    "trademark_data",
     "vehicle_data",
 }
-# Restaurant reservations start chains (SMS, confirmations, POS checks) but nothing in the catalog books a table.
-SOURCE_ONLY = {"hospitality"}
+# Categories that start chains but that no recipe leads to (restaurant reservations were one until a saved
+# local business could lead to a table booked there).
+SOURCE_ONLY: set[str] = set()
 
 
 def _shared_file() -> Path | None:
@@ -377,7 +402,7 @@ def test_usage_coverage_weighs_each_kind_of_app_by_its_workflows(cat: Catalog, p
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:
     cov = prior_coverage(prior, cat)
     categories = {svc.category for svc in cat.services.values()}
-    assert cov["categories"] == len(categories) == 169
+    assert cov["categories"] == len(categories) == 216
     assert cov["recipes"] == len(prior.recipes) >= 300
     assert cov["without_recipes"] == [] and cov["uncovered"] == []
     assert set(cov["lookups"]) == LOOKUP_CATEGORIES

@@ -220,7 +220,7 @@ def test_the_chart_gathers_problems_orders_allergies_and_latest_vitals(ep: Episo
 
 
 def test_seeded_practitioners_share_the_practices_clinicians() -> None:
-    from compoworld.services.health._shared import clinicians, provider_npi
+    from compoworld.world.care import clinicians, provider_npi
 
     docs = EHR.seeded("practitioners")
     assert [(d["email"], d["npi"]) for d in docs] == [

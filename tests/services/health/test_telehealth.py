@@ -148,7 +148,7 @@ def test_a_visit_note_is_signed_once_after_the_visit(ep: Episode) -> None:
 
 
 def test_seeded_providers_are_the_practices_clinicians() -> None:
-    from compoworld.services.health._shared import clinicians, provider_npi
+    from compoworld.world.care import clinicians, provider_npi
 
     provs = TH.seeded("providers")
     assert [(p["email"], p["npi"]) for p in provs] == [

@@ -45,9 +45,9 @@ from compoworld.engine.types import (
     Timezone,
     Title,
 )
-from compoworld.services.health._shared import clinic_sites, clinicians, local_time, provider_npi
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.time import utc_at
+from compoworld.world.care import clinic_sites, clinicians, local_time, provider_npi
 
 __all__ = ["service"]
 

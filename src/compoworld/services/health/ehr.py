@@ -50,10 +50,10 @@ from compoworld.engine.types import (
     PostalAddress,
     Text,
 )
-from compoworld.services.health._shared import clinicians, provider_npi
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.time import utc_at
+from compoworld.world.care import clinicians, provider_npi
 
 __all__ = ["service"]
 

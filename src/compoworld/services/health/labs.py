@@ -35,9 +35,9 @@ from compoworld.engine.records import Generated, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, FirstName, IdOf, LastName, PersonName, Phone, Text, Title
-from compoworld.services.health._shared import clinicians, provider_npi
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Created, Timestamped, Value
+from compoworld.world.care import clinicians, provider_npi
 
 __all__ = ["service"]
 

@@ -41,9 +41,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
-from compoworld.services.health._shared import clinicians, provider_npi
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.time import utc_at
+from compoworld.world.care import clinicians, provider_npi
 
 __all__ = ["service"]
 

@@ -44,9 +44,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
-from compoworld.services.health._shared import clinicians, provider_npi
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Created, Timestamped, Value
+from compoworld.world.care import clinicians, provider_npi
 
 __all__ = ["service"]
 

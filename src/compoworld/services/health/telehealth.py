@@ -42,9 +42,9 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
-from compoworld.services.health._shared import clinic_sites, clinicians, provider_npi
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Timestamped
+from compoworld.world.care import clinic_sites, clinicians, provider_npi
 
 __all__ = ["service"]
 
