@@ -88,9 +88,10 @@ def synth(
         typer.Option(
             "--cover/--no-cover",
             help="Make one task in five a coverage task: one service to use, the catalog's in turn, and no "
-            "opening event, so that the set covers services few walks reach (slower).",
+            "opening event, so that the set covers services few walks reach (off: every task opens with an "
+            "event where one can be made, and walks gather where events are carried over).",
         ),
-    ] = False,
+    ] = True,
     triggers: Annotated[
         bool,
         typer.Option(
