@@ -35,21 +35,26 @@ LOOKUP_CATEGORIES = {
     "crypto_market_data",
     "currency_exchange",
     "demographic_data",
+    "dictionary_data",
     "document_ai",
     "domain_data",
     "drug_reference",
     "economic_data",
     "emissions_data",
     "event_discovery",
+    "filings_data",
     "film_data",
     "hazard_data",
     "ip_intelligence",
+    "job_market_data",
     "knowledge",
     "local_business_data",
     "maps",
     "market_data",
     "news",
+    "nonprofit_data",
     "patent_data",
+    "podcast_data",
     "product_data",
     "property_data",
     "provider_directory",
@@ -62,6 +67,7 @@ LOOKUP_CATEGORIES = {
     "trademark_data",
     "translation",
     "vehicle_data",
+    "vehicle_valuation",
     "weather",
     "web_search",
 }
@@ -73,17 +79,22 @@ WRITABLE_LOOKUPS = {
     "court_records",
     "crypto_market_data",
     "demographic_data",
+    "dictionary_data",
     "document_ai",
     "domain_data",
     "drug_reference",
     "economic_data",
     "emissions_data",
     "event_discovery",
+    "filings_data",
     "film_data",
     "hazard_data",
     "ip_intelligence",
+    "job_market_data",
     "local_business_data",
+    "nonprofit_data",
     "patent_data",
+    "podcast_data",
     "product_data",
     "property_data",
     "provider_directory",
@@ -95,6 +106,7 @@ WRITABLE_LOOKUPS = {
     "tax_validation",
     "trademark_data",
     "vehicle_data",
+    "vehicle_valuation",
 }
 # Categories that start chains but that no recipe leads to (restaurant reservations were one until a saved
 # local business could lead to a table booked there).
@@ -402,7 +414,7 @@ def test_usage_coverage_weighs_each_kind_of_app_by_its_workflows(cat: Catalog, p
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:
     cov = prior_coverage(prior, cat)
     categories = {svc.category for svc in cat.services.values()}
-    assert cov["categories"] == len(categories) == 216
+    assert cov["categories"] == len(categories) == 264
     assert cov["recipes"] == len(prior.recipes) >= 300
     assert cov["without_recipes"] == [] and cov["uncovered"] == []
     assert set(cov["lookups"]) == LOOKUP_CATEGORIES

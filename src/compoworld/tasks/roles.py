@@ -460,6 +460,54 @@ _OVERRIDES: dict[str, str] = {
     "vacationrental__generate_owner_statement:owner_email": "customer",
     "tours:guide_email": "employee",
     "vetclinic:owner_email": "customer",
+    # accessreviews, cdn, emailsec, patching, siem, synthetics
+    "emailsec.threat:sender_email": "public",
+    "emailsec.threat:sender_domain": "public",
+    "emailsec.threat:impersonated": "public|vendor|employee",
+    "emailsec.message:sender_email": "public|vendor|customer",
+    # financialaid, homecare, interviewsched, medbilling, mentoring, onboarding
+    "onboarding:personal_email": "candidate;candidate|employee",
+    "onboarding:new_hire_name": "candidate;candidate|employee",
+    "onboarding:signer_email": "candidate;candidate|employee",
+    "onboarding:ship_to_name": "candidate;candidate|employee",
+    "interviewsched.loop:job_title": "candidate",
+    "interviewsched:candidate_email": "candidate",
+    # charities, jobmarket, podcastsearch, secfilings
+    "secfilings.watch:company_name": "public;*",
+    "secfilings.alert:company_name": "public;*",
+    # commissions, farmops, loadboard, proposals, revintel, wholesale
+    "revintel.call:participants[].email": "customer|employee",
+    "revintel.call:participants[].name": "customer|employee",
+    "revintel:reviewee_email": "employee",
+    "commissions:company_name": "customer",
+    "commissions:lines[].company_name": "customer",
+    "loadboard:shipper_name": "employee",
+    "farmops:operator_email": "employee",
+    "loadboard:consignee_name": "customer",
+    "loadboard:pod_signed_by": "customer",
+    "loadboard.rate_confirmation:signed_by": "vendor",
+    "loadboard__sign_rate_confirmation:signed_by": "vendor",
+    "loadboard__submit_pod:signed_by": "customer",
+    # coworking, demandresponse, industrialiot, lims, selfstorage, venues
+    "lims.sample:customer_name": "customer",
+    "lims.certificate:recipient_email": "customer",
+    "lims.custody_entry:to_email": "employee",
+    "lims__receive_sample:to_email": "employee",
+    "lims__transfer_custody:to_email": "employee",
+    # fpa, internalaudit, lending, taxforms, treasury, xborder
+    "treasury:approvals[]": "employee",
+    "treasury:counterparty": "customer|vendor",
+    "treasury:beneficiary_name": "vendor",
+    "lending:underwriter_email": "employee",
+    "internalaudit:lead_email": "employee",
+    "internalaudit:tester_email": "employee",
+    # assetlib, chatbots, giveaways, newsletters, phonesystem, printondemand
+    "phonesystem:email": "employee",
+    "phonesystem:name": "employee",
+    "assetlib:requester_email": "vendor",
+    "assetlib:shared_with[]": "vendor",
+    "assetlib:emails[]": "vendor",
+    "assetlib:licensor": "vendor",
 }
 """``tool:path``, ``service.resource:field`` or ``service:field`` -> roles, for the cases names get wrong.
 
@@ -1050,6 +1098,47 @@ _RESOURCE_ROLES: dict[str, str] = {
     "tours.booking": "customer",
     "vetclinic.owner": "customer",
     "vetclinic.clinician": "employee",
+    # financialaid, homecare, interviewsched, medbilling, mentoring, onboarding
+    "interviewsched.interviewer": "employee",
+    "homecare.caregiver": "employee",
+    "homecare.credential": "employee",
+    "medbilling.payer": "vendor",
+    "medbilling.provider": "employee",
+    # charities, jobmarket, podcastsearch, secfilings
+    "secfilings.watchlist": "employee",
+    "secfilings.watch": "employee",
+    "secfilings.alert": "employee",
+    "jobmarket.saved_search": "employee",
+    "jobmarket.benchmark": "employee",
+    "dictionary.glossary": "employee",
+    "dictionary.term": "employee",
+    "charities.check": "employee",
+    "charities.finding": "employee",
+    "vehiclevalues.appraisal": "employee",
+    "podcastsearch.playlist": "employee",
+    "podcastsearch.item": "employee",
+    # bookmarks, budgeting, contacts, dmv, newsroom, photos
+    "contacts.contact": "customer",
+    "contacts.other_contact": "customer",
+    "budgeting.payee": "vendor",
+    # commissions, farmops, loadboard, proposals, revintel, wholesale
+    "loadboard.carrier": "vendor",
+    "wholesale.brand": "vendor",
+    "wholesale.retailer": "customer",
+    # coworking, demandresponse, industrialiot, lims, selfstorage, venues
+    "coworking.location": "employee",
+    "selfstorage.facility": "employee",
+    "venues.venue": "employee",
+    # fpa, internalaudit, lending, taxforms, treasury, xborder
+    "treasury.user": "employee",
+    "treasury.payment": "vendor",
+    "lending.business": "customer",
+    "taxforms.payee": "vendor",
+    "xborder.recipient": "vendor",
+    # assetlib, chatbots, giveaways, newsletters, phonesystem, printondemand
+    "phonesystem.extension": "employee",
+    "phonesystem.forwarding_number": "employee",
+    "phonesystem.phone_number": "employee",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -1340,6 +1429,60 @@ _SERVICE_ROLES: dict[str, str] = {
     "salon": "customer",
     "tours": "customer",
     "vetclinic": "customer",
+    # accessreviews, cdn, emailsec, patching, siem, synthetics
+    "cdn": "employee",
+    "emailsec": "employee",
+    "patching": "employee",
+    "accessreviews": "employee",
+    "siem": "employee",
+    "synthetics": "employee",
+    # financialaid, homecare, interviewsched, medbilling, mentoring, onboarding
+    "onboarding": "employee",
+    "interviewsched": "employee",
+    "mentoring": "employee",
+    "homecare": "patient",
+    "medbilling": "patient",
+    "financialaid": "student",
+    # charities, jobmarket, podcastsearch, secfilings
+    "secfilings": "public;*",
+    "jobmarket": "public;*",
+    "charities": "public;*",
+    "podcastsearch": "public;*",
+    # bookmarks, budgeting, contacts, dmv, newsroom, photos
+    "bookmarks": "employee",
+    "contacts": "customer",
+    "photos": "employee",
+    "budgeting": "employee",
+    "dmv": "public;*",
+    "newsroom": "employee",
+    # commissions, farmops, loadboard, proposals, revintel, wholesale
+    "proposals": "customer",
+    "revintel": "customer",
+    "commissions": "employee",
+    "loadboard": "vendor",
+    "farmops": "customer",
+    "wholesale": "customer",
+    # coworking, demandresponse, industrialiot, lims, selfstorage, venues
+    "coworking": "customer",
+    "selfstorage": "tenant",
+    "demandresponse": "customer",
+    "lims": "employee",
+    "industrialiot": "employee",
+    "venues": "customer",
+    # fpa, internalaudit, lending, taxforms, treasury, xborder
+    "treasury": "employee",
+    "fpa": "employee",
+    "lending": "customer",
+    "taxforms": "vendor",
+    "internalaudit": "employee",
+    "xborder": "vendor",
+    # assetlib, chatbots, giveaways, newsletters, phonesystem, printondemand
+    "newsletters": "customer",
+    "phonesystem": "customer",
+    "printondemand": "customer",
+    "assetlib": "employee",
+    "giveaways": "customer",
+    "chatbots": "customer",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 
