@@ -1139,6 +1139,8 @@ _RESOURCE_ROLES: dict[str, str] = {
     "phonesystem.extension": "employee",
     "phonesystem.forwarding_number": "employee",
     "phonesystem.phone_number": "employee",
+    # bugbounty, dataobs, etl, gitops, loadtesting, ztna
+    "bugbounty.hacker": "public",
 }
 """A resource -> the role of the people and companies its records are about."""
 
@@ -1483,6 +1485,13 @@ _SERVICE_ROLES: dict[str, str] = {
     "assetlib": "employee",
     "giveaways": "customer",
     "chatbots": "customer",
+    # bugbounty, dataobs, etl, gitops, loadtesting, ztna
+    "gitops": "employee",
+    "etl": "employee",
+    "ztna": "employee",
+    "bugbounty": "employee",
+    "dataobs": "employee",
+    "loadtesting": "employee",
 }
 """A service -> the role of the people and companies it holds when nothing narrower says."""
 
