@@ -28,8 +28,10 @@ from compoworld.tasks.prior import (
 
 LOOKUP_CATEGORIES = {
     "address_validation",
+    "app_market_data",
     "book_data",
     "clinical_trials",
+    "commodity_data",
     "company_data",
     "court_records",
     "crypto_market_data",
@@ -45,14 +47,18 @@ LOOKUP_CATEGORIES = {
     "filings_data",
     "film_data",
     "hazard_data",
+    "inspection_data",
     "ip_intelligence",
     "job_market_data",
     "knowledge",
+    "legislative_data",
     "local_business_data",
     "maps",
+    "marine_data",
     "market_data",
     "news",
     "nonprofit_data",
+    "package_data",
     "patent_data",
     "podcast_data",
     "product_data",
@@ -74,8 +80,10 @@ LOOKUP_CATEGORIES = {
 # Reference services whose writes (a garage, IP lists, watch lists, screening cases …) are reactions of recipes.
 WRITABLE_LOOKUPS = {
     "address_validation",
+    "app_market_data",
     "book_data",
     "clinical_trials",
+    "commodity_data",
     "court_records",
     "crypto_market_data",
     "demographic_data",
@@ -89,10 +97,14 @@ WRITABLE_LOOKUPS = {
     "filings_data",
     "film_data",
     "hazard_data",
+    "inspection_data",
     "ip_intelligence",
     "job_market_data",
+    "legislative_data",
     "local_business_data",
+    "marine_data",
     "nonprofit_data",
+    "package_data",
     "patent_data",
     "podcast_data",
     "product_data",
@@ -414,7 +426,7 @@ def test_usage_coverage_weighs_each_kind_of_app_by_its_workflows(cat: Catalog, p
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:
     cov = prior_coverage(prior, cat)
     categories = {svc.category for svc in cat.services.values()}
-    assert cov["categories"] == len(categories) == 270
+    assert cov["categories"] == len(categories) == 310
     assert cov["recipes"] == len(prior.recipes) >= 300
     assert cov["without_recipes"] == [] and cov["uncovered"] == []
     assert set(cov["lookups"]) == LOOKUP_CATEGORIES
