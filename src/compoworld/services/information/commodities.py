@@ -318,7 +318,7 @@ def _settlement(seed: int, code: str, day: dt.date) -> Settlement:
 
 def _example_period(ctx: Ctx) -> dict[str, Any]:
     end = ctx.today()
-    return {"symbol": "CL", "start_date": end - dt.timedelta(days=30), "end_date": end}
+    return {"symbol": "CL", "start_date": (end - dt.timedelta(days=30)).isoformat(), "end_date": end.isoformat()}
 
 
 def _example_contract(ctx: Ctx) -> dict[str, Any]:
@@ -379,7 +379,11 @@ def get_timeseries(ctx: Ctx, symbol: Symbol, start_date: Date, end_date: Date) -
 
 def _example_fluctuation(ctx: Ctx) -> dict[str, Any]:
     end = ctx.today()
-    return {"symbols": ["CL", "GC"], "start_date": end - dt.timedelta(days=30), "end_date": end}
+    return {
+        "symbols": ["CL", "GC"],
+        "start_date": (end - dt.timedelta(days=30)).isoformat(),
+        "end_date": end.isoformat(),
+    }
 
 
 @service.tool(intent="see how commodity prices moved", open_world=True, example=_example_fluctuation)

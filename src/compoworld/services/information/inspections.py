@@ -389,7 +389,7 @@ def list_violation_codes(ctx: Ctx, critical_only: bool = False) -> list[Violatio
 
 
 def _example_period(ctx: Ctx) -> dict[str, Any]:
-    return {"start_date": ctx.today() - dt.timedelta(days=180), "end_date": ctx.today()}
+    return {"start_date": (ctx.today() - dt.timedelta(days=180)).isoformat(), "end_date": ctx.today().isoformat()}
 
 
 @service.tool(intent="search inspections", open_world=True, example=_example_period)

@@ -656,7 +656,12 @@ def search_advisories(
 
 def _example_downloads(ctx: Ctx) -> dict[str, Any]:
     end = ctx.today()
-    return {"ecosystem": "npm", "name": "express", "start": end - dt.timedelta(days=29), "end": end}
+    return {
+        "ecosystem": "npm",
+        "name": "express",
+        "start": (end - dt.timedelta(days=29)).isoformat(),
+        "end": end.isoformat(),
+    }
 
 
 @service.tool(intent="get the download counts", open_world=True, example=_example_downloads)

@@ -329,12 +329,20 @@ def _range(begin: dt.date, end: dt.date, limit: int) -> tuple[dt.datetime, dt.da
 
 def _example_range(ctx: Ctx) -> dict[str, Any]:
     today = ctx.today()
-    return {"station_id": "8518750", "begin_date": today, "end_date": today + dt.timedelta(days=1)}
+    return {
+        "station_id": "8518750",
+        "begin_date": today.isoformat(),
+        "end_date": (today + dt.timedelta(days=1)).isoformat(),
+    }
 
 
 def _example_past(ctx: Ctx) -> dict[str, Any]:
     today = ctx.today()
-    return {"station_id": "9414290", "begin_date": today - dt.timedelta(days=2), "end_date": today}
+    return {
+        "station_id": "9414290",
+        "begin_date": (today - dt.timedelta(days=2)).isoformat(),
+        "end_date": today.isoformat(),
+    }
 
 
 # -- open-world tools -------------------------------------------------------------------------------------
@@ -489,7 +497,11 @@ def _current_events(
 
 def _example_current(ctx: Ctx) -> dict[str, Any]:
     today = ctx.today()
-    return {"station_id": "sf1201", "begin_date": today, "end_date": today + dt.timedelta(days=1)}
+    return {
+        "station_id": "sf1201",
+        "begin_date": today.isoformat(),
+        "end_date": (today + dt.timedelta(days=1)).isoformat(),
+    }
 
 
 @service.tool(intent="get the current predictions", open_world=True, example=_example_current)
