@@ -103,8 +103,7 @@ def load_service_file(path: Path) -> Service:
     module_name = f"compoworld_user.{path.stem}"
     loaded = sys.modules.get(module_name)
     if loaded is not None and getattr(loaded, "__file__", None) == str(path.resolve()):
-        found_again = _service_of(loaded, path)
-        return found_again[1]
+        return _service_of(loaded, path)[1]
     spec = importlib.util.spec_from_file_location(module_name, path.resolve())
     if spec is None or spec.loader is None:
         raise CatalogError(f"{path}: cannot be imported as a module")
