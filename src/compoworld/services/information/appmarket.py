@@ -38,6 +38,7 @@ from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, Email, IdOf, SemanticType
 from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.lists import require_employee
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
 
@@ -676,8 +677,7 @@ def track_app(
         alert_below_rank: Report when its top grossing rank is worse than this.
     """
     a = _get(ctx, app_id)
-    if owner_email not in {p.email for p in ctx.population.employees}:
-        raise RuleViolation(f"{owner_email} is not an employee", field="owner_email", hint="tracking is for staff")
+    require_employee(ctx, owner_email, field="owner_email", hint="tracking is for staff")
     same = ctx.first(TrackedApp, app_id=app_id, owner_email=owner_email)
     if same is not None:
         raise Conflict(f"{owner_email} already tracks {a.name} as {same.id}", field="app_id", hint="update it")

@@ -37,6 +37,7 @@ from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, SemanticType, Title
 from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.lists import require_employee
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
 
@@ -651,13 +652,8 @@ class SearchAlert(Timestamped):
     """Opinions reported so far."""
 
 
-def _staff(ctx: Ctx) -> set[str]:
-    return {p.email for p in ctx.population.employees}
-
-
 def _guard_search_alert(ctx: Ctx, new: SearchAlert, old: SearchAlert | None) -> None:
-    if new.owner_email not in _staff(ctx):
-        raise RuleViolation(f"{new.owner_email} is not an employee", field="owner_email", hint="alerts go to staff")
+    require_employee(ctx, new.owner_email, field="owner_email", hint="alerts go to staff")
     if new.court_id is not None:
         _check_court(new.court_id)
 
@@ -712,10 +708,7 @@ def subscribe_docket(ctx: Ctx, docket_id: DocketId, subscriber_email: Email) -> 
         subscriber_email: The employee to alert (at most five active docket alerts each).
     """
     d = _get_docket(ctx, docket_id)
-    if subscriber_email not in _staff(ctx):
-        raise RuleViolation(
-            f"{subscriber_email} is not an employee", field="subscriber_email", hint="alerts go to staff"
-        )
+    require_employee(ctx, subscriber_email, field="subscriber_email", hint="alerts go to staff")
     other = ctx.first(DocketAlert, docket_id=d.id, subscriber_email=subscriber_email)
     if other is not None:
         raise Conflict(
@@ -806,8 +799,7 @@ def create_search_alert(
         court_id: Only this court.
         rate: rt, dly, wly (default), mly, or off.
     """
-    if owner_email not in _staff(ctx):
-        raise RuleViolation(f"{owner_email} is not an employee", field="owner_email", hint="alerts go to staff")
+    require_employee(ctx, owner_email, field="owner_email", hint="alerts go to staff")
     if court_id is not None:
         _check_court(court_id)
     same = ctx.first(SearchAlert, owner_email=owner_email, query=query, court_id=court_id)

@@ -35,6 +35,7 @@ from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, SemanticType, Text
 from compoworld.services.kit.examples import first_example, fixed_example
+from compoworld.services.kit.lists import require_employee
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
 
@@ -758,8 +759,7 @@ def track_bill(
         notes: Position notes.
     """
     b = _get_bill(ctx, bill_id)
-    if owner_email not in {p.email for p in ctx.population.employees}:
-        raise RuleViolation(f"{owner_email} is not an employee", field="owner_email", hint="tracking is for staff")
+    require_employee(ctx, owner_email, field="owner_email", hint="tracking is for staff")
     same = ctx.first(Tracking, bill_id=bill_id, owner_email=owner_email)
     if same is not None:
         raise Conflict(f"{owner_email} already tracks {bill_id} as {same.id}", field="bill_id", hint="update it")

@@ -35,8 +35,9 @@ from compoworld.engine.entities import Population
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
-from compoworld.engine.types import Country, Date, Email, IdOf, SemanticType, Text, Title, Url
+from compoworld.engine.types import Country, Date, Email, IdOf, SemanticType, Text, Url
 from compoworld.services.kit.examples import fixed_example
+from compoworld.services.kit.lists import KeptList, ListRecord
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
 
@@ -674,18 +675,10 @@ def count_works_by_year(
 # -- reading lists -----------------------------------------------------------------------------------------
 
 
-class ReadingList(Timestamped):
-    """A team's reading list."""
+class ReadingList(ListRecord):
+    """A team's reading list; its name is unique per owner."""
 
     id: ListId
-    name: Title
-    """Its name (unique per owner)."""
-    owner_email: Email
-    """The employee who keeps it."""
-    description: Text = ""
-    """What it is for."""
-    status: Literal["active", "archived"] = "active"
-    """active, or archived (frozen)."""
 
 
 class Item(Timestamped):
@@ -708,13 +701,12 @@ class Item(Timestamped):
     """The reader's note."""
 
 
+_LISTS = KeptList(ReadingList, noun="reading list", field="reading_list_id", frozen_hint="unarchive it first")
+_open_list = _LISTS.open
+
+
 def _guard_list(ctx: Ctx, new: ReadingList, old: ReadingList | None) -> None:
-    if old is not None and old.status == "archived" and new.status == "archived":
-        raise RuleViolation(f"reading list {old.id} is archived", field="reading_list_id", hint="unarchive it first")
-    if new.owner_email not in {p.email for p in ctx.population.employees}:
-        raise RuleViolation(
-            f"{new.owner_email} is not an employee", field="owner_email", hint="lists are kept by staff"
-        )
+    _LISTS.guard(ctx, new, old)
     for other in ctx.where(ReadingList, owner_email=new.owner_email, name=new.name):
         if other.id != new.id:
             raise Conflict(
@@ -737,34 +729,15 @@ def _guard_list_delete(ctx: Ctx, new: None, old: ReadingList) -> None:
         ctx.delete(i)
 
 
-def _open_list(ctx: Ctx, list_id: str, field: str = "reading_list_id") -> ReadingList:
-    rl = ctx.get(ReadingList, list_id, field=field)
-    if rl.status == "archived":
-        raise RuleViolation(f"reading list {rl.id} is archived", field=field, hint="unarchive it first")
-    return rl
-
-
-def _guard_item(ctx: Ctx, new: Item | None, old: Item | None) -> None:
-    _open_list(ctx, (new or old).reading_list_id, "item_id")  # type: ignore[union-attr]
-
-
-reading_lists = service.resource(
-    ReadingList,
+reading_lists = _LISTS.declare(
+    service,
     name="reading_list",
     plural="reading_lists",
     prefix="rl",
-    create=("name", "owner_email", "description"),
-    filters=("owner_email", "status"),
-    search=("name", "description"),
-    update=("name", "description", "owner_email"),
-    transitions={
-        "archive": Transition("status", ("active",), "archived", "archive the reading list"),
-        "unarchive": Transition("status", ("archived",), "active", "unarchive the reading list"),
-    },
-    guard_create=_guard_list,
-    guard_update=_guard_list,
-    guard_delete=_guard_list_delete,
     title="reading list",
+    unarchive=True,
+    guard=_guard_list,
+    guard_delete=_guard_list_delete,
 )
 items = service.resource(
     Item,
@@ -780,8 +753,8 @@ items = service.resource(
         "start_reading": Transition("status", ("to_read",), "reading", "start reading the work"),
         "finish_reading": Transition("status", ("to_read", "reading"), "read", "mark the work as read"),
     },
-    guard_update=_guard_item,
-    guard_delete=_guard_item,
+    guard_update=_LISTS.entry_guard("reading_list_id", "item_id"),
+    guard_delete=_LISTS.entry_guard("reading_list_id", "item_id"),
 )
 
 

@@ -38,9 +38,10 @@ from compoworld.engine.entities import Company, Population
 from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
-from compoworld.engine.types import CompanyName, Country, Date, Email, IdOf, SemanticType, Text, Ticker, Title
+from compoworld.engine.types import CompanyName, Country, Date, Email, IdOf, SemanticType, Text, Ticker
 from compoworld.services.information.stocks import listings
 from compoworld.services.kit.examples import fixed_example
+from compoworld.services.kit.lists import KeptList, ListRecord, require_employee
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
 
@@ -579,18 +580,10 @@ def get_frame(ctx: Ctx, concept: Concept, frame: Frame) -> FrameResult:
 # -- watch lists -------------------------------------------------------------------------------------------
 
 
-class Watchlist(Timestamped):
+class Watchlist(ListRecord):
     """An investor-relations or finance team's list of watched registrants."""
 
     id: WatchlistId
-    name: Title
-    """Its name."""
-    owner_email: Email
-    """The employee who keeps it."""
-    description: Text = ""
-    """What it is for."""
-    status: Literal["active", "archived"] = "active"
-    """active, or archived (frozen)."""
 
 
 class Watch(Timestamped):
@@ -635,51 +628,17 @@ class Alert(Timestamped):
     """The review note."""
 
 
-def _staff(ctx: Ctx) -> dict[str, str]:
-    return {p.email: p.name for p in ctx.population.employees}
+_LISTS = KeptList(Watchlist, noun="watch list", field="watchlist_id", frozen_hint="create a new watch list")
+_open_list = _LISTS.open
 
 
-def _guard_list(ctx: Ctx, new: Watchlist, old: Watchlist | None) -> None:
-    if old is not None and old.status == "archived" and new.status == "archived":
-        raise RuleViolation(f"watch list {old.id} is archived", field="watchlist_id", hint="create a new watch list")
-    if new.owner_email not in _staff(ctx):
-        raise RuleViolation(
-            f"{new.owner_email} is not an employee", field="owner_email", hint="lists are kept by staff"
-        )
-
-
-def _open_list(ctx: Ctx, watchlist_id: str, field: str = "watchlist_id") -> Watchlist:
-    wl = ctx.get(Watchlist, watchlist_id, field=field)
-    if wl.status == "archived":
-        raise RuleViolation(f"watch list {wl.id} is archived", field=field, hint="archived lists are frozen")
-    return wl
-
-
-def _guard_watch(ctx: Ctx, new: Watch | None, old: Watch | None) -> None:
-    _open_list(ctx, (new or old).watchlist_id, "watch_id")  # type: ignore[union-attr]
-
-
-def _guard_list_delete(ctx: Ctx, new: None, old: Watchlist) -> None:
-    for w in ctx.where(Watch, watchlist_id=old.id):
-        for a in ctx.where(Alert, watch_id=w.id):
-            ctx.delete(a)
-        ctx.delete(w)
-
-
-watchlists = service.resource(
-    Watchlist,
+watchlists = _LISTS.declare(
+    service,
     name="watchlist",
     plural="watchlists",
     prefix="swl",
-    create=("name", "owner_email", "description"),
-    filters=("owner_email", "status"),
-    search=("name", "description"),
-    update=("name", "description", "owner_email"),
-    transitions={"archive": Transition("status", ("active",), "archived", "archive the watch list", destructive=True)},
-    guard_create=_guard_list,
-    guard_update=_guard_list,
-    guard_delete=_guard_list_delete,
     title="filing watch list",
+    children=[(Watch, "watchlist_id"), (Alert, "watch_id")],
 )
 watches = service.resource(
     Watch,
@@ -694,8 +653,8 @@ watches = service.resource(
         "pause": Transition("status", ("active",), "paused", "pause the company watch"),
         "resume": Transition("status", ("paused",), "active", "resume the company watch"),
     },
-    guard_update=_guard_watch,
-    guard_delete=_guard_watch,
+    guard_update=_LISTS.entry_guard("watchlist_id", "watch_id"),
+    guard_delete=_LISTS.entry_guard("watchlist_id", "watch_id"),
 )
 alerts = service.resource(
     Alert,
@@ -823,9 +782,7 @@ def review_alert(
     a = ctx.get(Alert, alert_id, field="alert_id")
     if a.status != "new":
         raise RuleViolation(f"alert {a.id} is already {a.status}", field="alert_id", hint="pick a new alert")
-    staff = _staff(ctx)
-    if reviewed_by not in staff:
-        raise RuleViolation(f"{reviewed_by} is not an employee", field="reviewed_by", hint="a colleague reviews it")
+    require_employee(ctx, reviewed_by, field="reviewed_by", hint="a colleague reviews it")
     if not note.strip():
         raise RuleViolation("a review needs a note", field="note", hint="say what the filing changes")
     return ctx.update(a, status="reviewed", action=action, reviewed_by=reviewed_by, note=note.strip())
