@@ -254,3 +254,32 @@ def test_a_corrupt_or_unwritable_cache_falls_back_to_importing(probe: Path, monk
     world = World.build(Catalog.load(["lazyprobe"]), seed=0)
     assert Episode(world).call("lazyprobe__count_notes", {}).result == 1
     assert len(world.version) == 20
+
+
+def test_schemas_are_read_from_the_index_when_first_asked_for_and_rendered_when_lost(
+    probe: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = Catalog.load(["lazyprobe"])
+    expected = {n: (t.parameters_schema, t.result_schema) for n, t in first.tools.items()}
+    store = IndexStore()
+    (schemas,) = store._dir.glob("lazyprobe.*.schemas.json")
+    _forget(monkeypatch)
+    second = Catalog.load(["lazyprobe"])
+    got = {n: (t.parameters_schema, t.result_schema) for n, t in second.tools.items()}
+    assert got == expected and second.imported == frozenset()  # from the file beside the entry, without importing
+
+    _forget(monkeypatch)
+    third = Catalog.load(["lazyprobe"])
+    schemas.write_text(schemas.read_text().replace("notes", "n0tes"))  # damaged after the entry was read
+    got = {n: (t.parameters_schema, t.result_schema) for n, t in third.tools.items()}
+    assert got == expected and third.imported == {"lazyprobe"}  # refused by its hash: rendered from the service
+
+
+def test_a_rebuilt_entry_leaves_one_schema_file(probe: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    Catalog.load(["lazyprobe"])
+    _forget(monkeypatch)
+    (probe / "svc.py").write_text(_SERVICE.replace('"""Count the notes."""', '"""Count every note."""'))
+    Catalog.load(["lazyprobe"])
+    (schemas,) = IndexStore()._dir.glob("lazyprobe.*.schemas.json")
+    assert "Count every note." not in schemas.read_text()  # descriptions live in the entry; schemas beside it
+    assert json.loads((IndexStore()._dir / "lazyprobe.json").read_text())["schemas"] in schemas.name

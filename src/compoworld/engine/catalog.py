@@ -29,6 +29,7 @@ from typing import Any
 
 from compoworld.engine.crud import standard_tools
 from compoworld.engine.errors import CatalogError
+from compoworld.engine.heap import building
 from compoworld.engine.index import ENGINE_PACKAGE, FileHashes, IndexStore, module_file, source_closure, source_text
 from compoworld.engine.records import Record
 from compoworld.engine.registration import registered, resolve, unknown_service
@@ -161,9 +162,8 @@ _ANNOTATIONS: dict[tuple[bool, ...], ToolAnnotations] = {}
 
 
 def _stub_tools(
-    service: str, entry: dict[str, Any], id_resources: Mapping[str, str], load: Callable[[], None]
+    service: str, entry: dict[str, Any], id_resources: Mapping[str, str], load: Callable[[], None], store: IndexStore
 ) -> list[Tool]:
-    results: list[dict[str, Any]] = entry["results"]
     out: list[Tool] = []
     for t in entry["tools"]:
         id_params: list[tuple[str, str, str]] = []
@@ -188,11 +188,26 @@ def _stub_tools(
         tool.id_params = tuple(id_params)
         tool.required = frozenset(t["required"])
         tool._params_model = None
-        tool._parameters_schema = t["parameters"]
-        tool._result_schema = results[t["result"]]
+        tool._parameters_schema = None
+        tool._result_schema = None
         tool._load = load
         out.append(tool)
+    fill = functools.partial(
+        _fill_schemas, store, service, entry["schemas"], out, [t["result"] for t in entry["tools"]]
+    )
+    for tool in out:
+        tool._schemas = fill
     return out
+
+
+def _fill_schemas(store: IndexStore, service: str, digest: str, tools: list[Tool], results: list[int]) -> None:
+    """Give a service's stand-ins their schemas from the index (asked for the first time); if lost, they render them."""
+    found = store.read_schemas(service, digest)
+    for i, tool in enumerate(tools):
+        tool._schemas = None
+        if found is not None and len(found[0]) == len(tools):
+            tool._parameters_schema = found[0][i]
+            tool._result_schema = found[1][results[i]]
 
 
 def _stub_service(entry: dict[str, Any], load: Callable[[], None]) -> Service:
@@ -251,7 +266,9 @@ class Catalog:
         self._lock = threading.RLock()
         self._fingerprint: str | None = None
 
-    def _assemble(self, real: list[Service], entries: dict[str, dict[str, Any]]) -> None:
+    def _assemble(
+        self, real: list[Service], entries: dict[str, dict[str, Any]], store: IndexStore | None = None
+    ) -> None:
         """Add imported services and stand-ins made from index entries, and check them together."""
         stubs = [_stub_service(e, functools.partial(self._materialize, name)) for name, e in entries.items()]
         for svc in sorted([*real, *stubs], key=lambda s: s.name):
@@ -280,7 +297,9 @@ class Catalog:
             if entry is None:
                 built = _build_tools(svc, id_resources)
             else:
-                built = _stub_tools(svc.name, entry, id_resources, functools.partial(self._materialize, svc.name))
+                assert store is not None, "index entries come from a store"
+                load = functools.partial(self._materialize, svc.name)
+                built = _stub_tools(svc.name, entry, id_resources, load, store)
             for tool in built:
                 if tool.name in self.tools:
                     raise CatalogError(f"tool {tool.name!r} is declared twice")
@@ -317,6 +336,15 @@ class Catalog:
         for name in names:
             if name not in targets:
                 raise unknown_service(name)
+        with building():
+            catalog = cls._load(names, targets)
+        if render_schemas:
+            catalog.render_schemas()
+        return catalog
+
+    @classmethod
+    def _load(cls, names: list[str], targets: Mapping[str, str]) -> Catalog:
+        """:meth:`load`'s work once the names are checked: stand-ins from the index, the rest imported."""
         store = IndexStore()
         hashes = FileHashes()
         entries: dict[str, dict[str, Any]] = {}
@@ -333,14 +361,12 @@ class Catalog:
         real = [resolve(name) for name in names if name not in entries]
         catalog = cls.__new__(cls)
         catalog._begin()
-        catalog._assemble(real, entries)
+        catalog._assemble(real, entries, store)
         for svc in real:
             entry = catalog._index_entry(svc, targets[svc.name], hashes)
             if entry is not None:
                 catalog._entries[svc.name] = entry
                 store.write(svc.name, entry)
-        if render_schemas:
-            catalog.render_schemas()
         return catalog
 
     def _index_entry(self, svc: Service, target: str, hashes: FileHashes) -> dict[str, Any] | None:

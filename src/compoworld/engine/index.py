@@ -3,8 +3,11 @@
 Importing a service module and deriving its tools' schemas is most of what
 loading a catalog costs. The catalog keeps, per service, one JSON entry under
 the user's cache directory: the service's names and descriptions, its
-resources, its tools with their schemas, the modules its fingerprint hashes,
-and the source files it was made from with their hashes. An entry is used only
+resources, its tools, the modules its fingerprint hashes, and the source files
+it was made from with their hashes. The tools' JSON Schemas, most of an entry's
+size, sit beside it in a second file named by their hash, read the first time
+a schema is asked for: a process that serves a few services does not decode
+the schemas of hundreds. An entry is used only
 while every one of those files still hashes the same, so a changed source (the
 service's own or any module it imports, the engine's included) rebuilds it.
 
@@ -43,7 +46,7 @@ __all__ = [
     "source_text",
 ]
 
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 """Bumped whenever the layout of an entry changes, so that old entries are never read."""
 
 ENGINE_PACKAGE = __name__.partition(".")[0]
@@ -265,12 +268,55 @@ class IndexStore:
         return entry
 
     def write(self, service: str, entry: dict[str, Any]) -> bool:
-        """Store a service's entry; False (and nothing raised) when it cannot be written."""
+        """Store a service's entry; False (and nothing raised) when it cannot be written.
+
+        The tools' ``parameters`` and the entry's ``results`` are stored apart (see
+        :meth:`read_schemas`); what :meth:`read` returns has neither, and names them by
+        ``schemas``, their hash.
+        """
+        tools = entry["tools"]
         try:
-            data = json.dumps({**entry, "format": INDEX_FORMAT}, ensure_ascii=False, allow_nan=False).encode()
+            schemas = json.dumps(
+                {"parameters": [t["parameters"] for t in tools], "results": entry["results"]},
+                ensure_ascii=False,
+                allow_nan=False,
+            ).encode()
+            digest = hashlib.sha256(schemas).hexdigest()[:32]
+            head = {
+                **entry,
+                "tools": [{k: v for k, v in t.items() if k != "parameters"} for t in tools],
+                "results": None,
+                "schemas": digest,
+                "format": INDEX_FORMAT,
+            }
+            data = json.dumps(head, ensure_ascii=False, allow_nan=False).encode()
         except (TypeError, ValueError):
             return False
-        return _atomic_write(self._dir / f"{service}.json", data)
+        # Schemas first: an entry on disk always names a schema file that was written whole.
+        name = f"{service}.{digest}.schemas.json"
+        if not (_atomic_write(self._dir / name, schemas) and _atomic_write(self._dir / f"{service}.json", data)):
+            return False
+        for old in self._dir.glob(f"{service}.*.schemas.json"):
+            if old.name != name:
+                # A process holding the old entry then renders those schemas itself, as without an index.
+                old.unlink(missing_ok=True)
+        return True
+
+    def read_schemas(self, service: str, digest: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+        """The tools' parameter schemas (in tool order) and the result schemas of an entry, or None when lost.
+
+        Args:
+            service: The service.
+            digest: The entry's ``schemas``.
+        """
+        try:
+            data = (self._dir / f"{service}.{digest}.schemas.json").read_bytes()
+            if hashlib.sha256(data).hexdigest()[:32] != digest:
+                return None
+            schemas = json.loads(data)
+            return schemas["parameters"], schemas["results"]
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
 
     def read_text(self, kind: str, key: str) -> str | None:
         """A small cached value (a world's version …) stored under ``kind/key``, or None."""

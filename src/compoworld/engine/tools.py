@@ -86,7 +86,9 @@ class Tool:
     A catalog loaded from its index (:mod:`compoworld.engine.index`) holds
     stand-ins: every attribute above but ``params``, ``result_adapter``, ``fn``
     and ``example`` is set from the index, and reading one of those four
-    imports the service and fills them in (``_load``).
+    imports the service and fills them in (``_load``). The two JSON Schemas are
+    read from the index the first time one of the service's tools is asked for
+    one (``_schemas``).
     """
 
     name: str
@@ -107,6 +109,7 @@ class Tool:
     _parameters_schema: dict[str, Any] | None = None
     _result_schema: dict[str, Any] | None = None
     _load: Callable[[], None] | None = None
+    _schemas: Callable[[], None] | None = None
 
     if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
 
@@ -143,6 +146,8 @@ class Tool:
     @property
     def parameters_schema(self) -> dict[str, Any]:
         """JSON Schema of the arguments (rendered on first use; treat as read-only)."""
+        if self._parameters_schema is None and self._schemas is not None:
+            self._schemas()  # a stand-in's schemas, read from the index on first use
         if self._parameters_schema is None:
             try:
                 schema = self.params_model.model_json_schema()
@@ -155,6 +160,8 @@ class Tool:
     @property
     def result_schema(self) -> dict[str, Any]:
         """JSON Schema of the result (rendered on first use, shared by tools of one result type)."""
+        if self._result_schema is None and self._schemas is not None:
+            self._schemas()
         if self._result_schema is None:
             try:
                 self._result_schema = _result_schema(self.result_adapter)

@@ -8,6 +8,7 @@ same person is the same everywhere.
 from __future__ import annotations
 
 from compoworld.engine.catalog import Catalog
+from compoworld.engine.heap import building
 from compoworld.engine.state import WorldState
 from compoworld.world.population import build_population
 
@@ -26,7 +27,8 @@ class World(WorldState):
     """
 
     def __init__(self, catalog: Catalog, seed: int = 0, scale: float = 1.0) -> None:
-        super().__init__(catalog, build_population(seed, scale), seed=seed, scale=scale)
+        with building():
+            super().__init__(catalog, build_population(seed, scale), seed=seed, scale=scale)
 
     @classmethod
     def build(cls, catalog: Catalog | None = None, *, seed: int = 0, scale: float = 1.0) -> World:
