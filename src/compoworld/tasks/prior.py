@@ -231,6 +231,9 @@ class RecipePrior:
     _service_cache: dict[str, Service] = field(init=False, repr=False)
     _subject_cache: dict[str, frozenset[str]] = field(init=False, repr=False)
     _category_cache: dict[str, str] = field(init=False, repr=False)
+    _recipe_cache: dict[tuple[str, str], Recipe | None] = field(init=False, repr=False)
+    _reaches: dict[str, frozenset[str]] = field(init=False, repr=False)
+    _outside: dict[str, bool] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         by_pair: dict[tuple[str, str], list[Recipe]] = defaultdict(list)
@@ -244,6 +247,13 @@ class RecipePrior:
         self._service_cache = dict(self.services or {})
         self._subject_cache = {}
         self._category_cache = {}
+        # Walks ask the same pairs again and again (every start against every reaction): answers are kept.
+        self._recipe_cache = {}
+        reaches: dict[str, set[str]] = defaultdict(set)
+        for trigger, reaction in self._by_pair:
+            reaches[trigger].add(reaction)
+        self._reaches = {k: frozenset(v) for k, v in reaches.items()}
+        self._outside = {}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RecipePrior:
@@ -384,7 +394,10 @@ class RecipePrior:
             return True
         # The table names the package's own resources: a team's service (registered from outside the package,
         # as `service check` and entry points do) is unknown to it, so it fits by its category alone.
-        return not registered().get(tool.service, BUILT_IN).startswith(BUILT_IN)
+        outside = self._outside.get(tool.service)
+        if outside is None:
+            outside = self._outside[tool.service] = not registered().get(tool.service, BUILT_IN).startswith(BUILT_IN)
+        return outside
 
     def _matches(self, recipe: Recipe, src: Tool, dst: Tool) -> bool:
         if recipe.trigger_kinds and src.kind not in recipe.trigger_kinds:
@@ -403,10 +416,27 @@ class RecipePrior:
         Returns:
             The most specific matching recipe, or None.
         """
+        key = (src.name, dst.name)
+        if key in self._recipe_cache:
+            return self._recipe_cache[key]
+        found = None
         for recipe in self._by_pair.get((self.category(src), self.category(dst)), ()):
             if self._matches(recipe, src, dst):
-                return recipe
-        return None
+                found = recipe
+                break
+        self._recipe_cache[key] = found
+        return found
+
+    def reaches(self, category: str) -> frozenset[str]:
+        """The categories some recipe goes to from ``category``: where a reaction to it can be.
+
+        Args:
+            category: A trigger category.
+
+        Returns:
+            The reaction categories (empty when no recipe starts there).
+        """
+        return self._reaches.get(category, frozenset())
 
     def inside(self, src: Tool, dst: Tool) -> bool:
         """Whether a transition is plausible: same service, a recipe, or a lookup.

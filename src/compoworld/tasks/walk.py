@@ -1142,10 +1142,13 @@ class _Walker:
             needs = self._required_ids()
             ending = self.reaction is REACTIONS[2][1]
             # Only where the prior knows integrations carry such events: a reaction no team wires is no reaction.
+            reach = self.prior.reaches(self.prior.category(src))
             every = [
                 (n, t, self.prior.weight(src, t), needs[n])
                 for n in names
-                if (t := self.tools[n]).service != src.service and self.prior.recipe_for(src, t) is not None
+                if (t := self.tools[n]).service != src.service
+                and self.prior.category(t) in reach
+                and self.prior.recipe_for(src, t) is not None
             ]
             impersonal = [
                 r
@@ -1223,7 +1226,10 @@ class _Walker:
         facts = {s for s in have if not s.endswith(".id") and s not in WEAK and (about or s not in _PERSON_VALUES)}
         found_by: dict[str, set[str]] = self.graph.cache.setdefault("found_by", {})
         kinds: list[int] = []
-        for kind, reactors in enumerate(self._reactors()):
+        reach = sorted(self.prior.reaches(self.prior.category(src)))
+        for kind, by_category in enumerate(self._reactors_by_category()):
+            # Only reactions in a category some recipe goes to from the start's can be explained.
+            reactors = [r for c in reach for r in by_category.get(c, ())]
             for tool, personal, needs in reactors:
                 if tool.service == src.service or (not about and personal):
                     continue
@@ -1262,6 +1268,21 @@ class _Walker:
             finally:
                 self.reaction = saved
             self.graph.cache["reactors"] = table
+        return table
+
+    def _reactors_by_category(self) -> list[dict[str, list[tuple[Tool, bool, frozenset[str]]]]]:
+        """:meth:`_reactors` per kind, grouped by the category of their service (in their order), once per graph."""
+        table: list[dict[str, list[tuple[Tool, bool, frozenset[str]]]]] | None = self.graph.cache.get(
+            "reactors_by_category"
+        )
+        if table is None:
+            table = []
+            for reactors in self._reactors():
+                grouped: dict[str, list[tuple[Tool, bool, frozenset[str]]]] = {}
+                for r in reactors:
+                    grouped.setdefault(self.prior.category(r[0]), []).append(r)
+                table.append(grouped)
+            self.graph.cache["reactors_by_category"] = table
         return table
 
     def _about_someone(self) -> bool:
@@ -1664,10 +1685,16 @@ class _Walker:
         cache: dict[str, list[str]] = self.graph.cache.setdefault("lookups", {})
         if semantic not in cache:
             service, resource = semantic.split(".")[:2]
+            by_service: dict[str, list[str]] | None = self.graph.cache.get("starts_by_service")
+            if by_service is None:
+                by_service = {}
+                for n in self._starts():
+                    by_service.setdefault(self.tools[n].service, []).append(n)
+                self.graph.cache["starts_by_service"] = by_service
             found = [
                 n
-                for n in self._starts()
-                if self.tools[n].service == service and any(p.semantic == semantic for p in self.graph.outputs[n])
+                for n in by_service.get(service, ())
+                if any(p.semantic == semantic for p in self.graph.outputs[n])
             ]
             # The read named after the record (list_mailboxes for a mailbox) before those that merely mention it.
             cache[semantic] = sorted(found, key=lambda n: (resource not in n.split("__", 1)[1], n))
