@@ -426,7 +426,7 @@ def test_usage_coverage_weighs_each_kind_of_app_by_its_workflows(cat: Catalog, p
 def test_coverage_reaches_every_category(cat: Catalog, prior: RecipePrior) -> None:
     cov = prior_coverage(prior, cat)
     categories = {svc.category for svc in cat.services.values()}
-    assert cov["categories"] == len(categories) == 370
+    assert cov["categories"] == len(categories) == 405
     assert cov["recipes"] == len(prior.recipes) >= 300
     assert cov["without_recipes"] == [] and cov["uncovered"] == []
     assert set(cov["lookups"]) == LOOKUP_CATEGORIES
