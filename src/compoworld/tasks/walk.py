@@ -1692,9 +1692,7 @@ class _Walker:
                     by_service.setdefault(self.tools[n].service, []).append(n)
                 self.graph.cache["starts_by_service"] = by_service
             found = [
-                n
-                for n in by_service.get(service, ())
-                if any(p.semantic == semantic for p in self.graph.outputs[n])
+                n for n in by_service.get(service, ()) if any(p.semantic == semantic for p in self.graph.outputs[n])
             ]
             # The read named after the record (list_mailboxes for a mailbox) before those that merely mention it.
             cache[semantic] = sorted(found, key=lambda n: (resource not in n.split("__", 1)[1], n))
