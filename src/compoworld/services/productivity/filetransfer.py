@@ -53,7 +53,7 @@ DownloadId = Annotated[str, IdOf("filetransfer.download")]
 RequestId = Annotated[str, IdOf("filetransfer.file_request")]
 UploadId = Annotated[str, IdOf("filetransfer.upload")]
 
-FileName = Annotated[str, StringConstraints(pattern=r"^[^/\\:*?\"<>|]{1,255}$")]
+FileName = Annotated[str, StringConstraints(pattern=r'^[^/\\:*?"<>|]{1,255}$')]
 """A file name without a path."""
 Bytes = Annotated[int, Field(ge=1, le=200 * 10**9)]
 """A size in bytes."""

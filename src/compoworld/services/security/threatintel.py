@@ -50,7 +50,7 @@ SightingId = Annotated[str, IdOf("threatintel.sighting")]
 ClusterId = Annotated[str, IdOf("threatintel.cluster")]
 GroupId = Annotated[str, IdOf("threatintel.sharing_group")]
 
-TagName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9:=\"._ -]{1,99}$")]
+TagName = Annotated[str, StringConstraints(pattern=r'^[a-z0-9][a-z0-9:="._ -]{1,99}$')]
 """A tag such as tlp:amber or misp-galaxy:threat-actor=\"APT29\"."""
 Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 """A hex colour."""
