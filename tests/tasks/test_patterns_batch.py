@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -32,9 +33,14 @@ def batched(world: World) -> list[Task]:
 
 
 @pytest.fixture(scope="module")
-def tasks(batched: list[Task]) -> list[Task]:
-    """Tasks whose lookup lists several records, each worked on."""
-    found = [t for t in batched if _picked(t)]
+def tasks(world: World) -> list[Task]:
+    """Tasks whose lookup lists several records, each worked on.
+
+    Drawn from walks that start cold: a walk opening with an event works on the records it happened to.
+    """
+    cold = dataclasses.replace(PATTERNED_WALK, trigger=False)
+    synth = Synthesizer(world, config=SynthConfig(patterns=("batch",), walk=cold))
+    found = [t for _, t, _ in synth.tasks(0, 80) if t is not None and "batch" in t.patterns and _picked(t)]
     assert len(found) >= 3, "the batch pattern should fit several tasks of these services"
     return found
 

@@ -87,9 +87,9 @@ def synth(
         bool,
         typer.Option(
             "--cover/--no-cover",
-            help="Make one task in five a coverage task: one service to use, the catalog's in turn, and no "
-            "opening event, so that the set covers services few walks reach (off: every task opens with an "
-            "event where one can be made, and walks gather where events are carried over).",
+            help="Make one task in four a coverage task: one service to use, the catalog's in turn, opening "
+            "with an event or starting cold, so that the set covers services few walks reach (off: every task "
+            "opens with an event where one can be made, and walks gather where events are carried over).",
         ),
     ] = True,
     triggers: Annotated[

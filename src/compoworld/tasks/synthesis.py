@@ -68,10 +68,12 @@ class SynthConfig:
         long: With patterns, the fewest calls of a task :attr:`combine` looks for.
         cover: The share of indices that are coverage indices (every ``1/cover``-th): their first
             :attr:`focused` attempts must use one service (see :attr:`WalkConfig.focus`), the catalog's
-            services in turn, and start without an event (a service whose records see none can still be
-            in one), so that a set covers services few walks reach. Their later attempts, and every
-            other index, draw as usual. 0 (the default) covers nothing; ``synth --cover`` is 0.2, which
-            keeps four tasks in five opening with an event (the audit asks for 80 %).
+            services in turn, so that a set covers services few walks reach. Half of those attempts open
+            with an event where the walk settings ask for one, half start cold (a service whose records
+            see no event can still be in one). Their later attempts, and every other index, draw as
+            usual. 0 (the default) covers nothing; ``synth --cover`` is 0.25: 500 coverage indices in
+            2,000 tasks, more than the catalog's services, while more than four tasks in five still open
+            with an event (the audit asks for 80 %).
         focused: Focused attempts per coverage index.
     """
 
@@ -82,7 +84,7 @@ class SynthConfig:
     combine: int = 3
     long: int = 12
     cover: float = 0.0
-    focused: int = 8
+    focused: int = 48
 
 
 @dataclass(slots=True)
@@ -101,7 +103,7 @@ def _solution_step(step: Step) -> SolutionStep:
     )
 
 
-COVER_SHARE = 0.2
+COVER_SHARE = 0.25
 """The share of coverage indices of ``synth --cover`` (:attr:`SynthConfig.cover`)."""
 
 BY_PATTERN = "by_pattern:"
@@ -133,7 +135,7 @@ class Synthesizer:
         for name in self._all_tools:
             self._tools_of.setdefault(self.graph.service_of[name], []).append(name)
         self._focus_order = sorted(world.catalog.services)
-        self._focused: dict[tuple[str, bool], WalkConfig] = {}
+        self._focused: dict[tuple[str, bool, bool], WalkConfig] = {}
 
     def walk_config(self, seed: int, index: int, attempt: int) -> WalkConfig:
         """The walk constraints of one attempt: focused on a service for a coverage index's first attempts."""
@@ -148,11 +150,14 @@ class Synthesizer:
         # Offset by the seed, so that sets of other seeds do not all start the cycle at the same service.
         service = self._focus_order[(k + seed) % len(self._focus_order)]
         # Every other attempt starts elsewhere: a service whose own records see no event can still react.
+        # Two in four open with an event, as most tasks do, and two start cold: a service no event reaches
+        # is still used, and the set keeps most of its tasks opening with an event.
         start = attempt % 2 == 0
-        found = self._focused.get((service, start))
+        event = self.config.walk.trigger and attempt % 4 < 2
+        found = self._focused.get((service, start, event))
         if found is None:
-            found = self._focused[(service, start)] = dataclasses.replace(
-                self.config.walk, focus=service, focus_start=start, trigger=False
+            found = self._focused[(service, start, event)] = dataclasses.replace(
+                self.config.walk, focus=service, focus_start=start, trigger=event
             )
         return found
 

@@ -320,6 +320,7 @@ def fire_trigger(
     pool: ValuePool,
     rng: random.Random,
     want: re.Pattern[str] | None = None,
+    carry: frozenset[re.Pattern[str]] | None = None,
 ) -> Fired | None:
     """Make an event on one record: set a watched field through a tool of its service.
 
@@ -332,15 +333,19 @@ def fire_trigger(
         rng: Draws the tool and the new value.
         want: An event pattern of :data:`REACTIONS`: values and tools that say it are tried
             first (a mix of kinds of event keeps any one kind from filling a task set).
+        carry: The reactions (patterns of :data:`REACTIONS`) the caller can carry the event over to,
+            or None for any: an event of another kind (:func:`reactions`) is taken back and the next
+            try made (a walk that must carry its event over would only be rejected after it).
 
     Returns:
-        The event, or None when no tool of the record's service makes one.
+        The event, or None when no tool of the record's service makes one of a kind ``carry`` takes.
     """
     id_semantic, record_id, service = record
-    # Records on which no event can be made at all, whatever is drawn (the walk's episode is the
-    # world's until its event): kept per world, so a record is found dead only once.
-    dead: set[tuple[str, str]] = graph.cache.setdefault(f"no_event:{world.seed}:{world.version}", set())
-    if (id_semantic, record_id) in dead:
+    # Records on which no event (of the kinds carried) can be made at all, whatever is drawn (the walk's
+    # episode is the world's until its event): kept per world, so a record is found dead only once.
+    dead: set[tuple[str, ...]] = graph.cache.setdefault(f"no_event:{world.seed}:{world.version}", set())
+    kinds = () if carry is None else tuple(sorted(p.pattern for p in carry))
+    if (id_semantic, record_id) in dead or (id_semantic, record_id, *kinds) in dead:
         return None
     names = [n for n in event_tools(world, graph, id_semantic) if world.catalog.tools[n].service == service]
     rng.shuffle(names)
@@ -373,6 +378,7 @@ def fire_trigger(
     # On the world's own state a call's outcome is the call's alone, and walks try the same few values on the
     # same records often: what each call made (the state after its event, or no event) is kept per world.
     made = _made(world, graph, episode)
+    refused = False
     for _, name, args in tries[:12]:
         key = call_key(name, args)
         if made is not None and key in made:
@@ -382,8 +388,12 @@ def fire_trigger(
             state, result, change = known
             # A state goes only into an episode of its own world (an equal world built again is another).
             if state.world is episode.world:
+                fired = Fired(name, args, result, *change)
+                if carry is not None and reactions(fired) not in carry:
+                    refused = True
+                    continue
                 episode.restore(state)
-                return Fired(name, args, result, *change)
+                return fired
         snap = episode.snapshot()
         res = episode.call(name, args)
         found = _changes(world, episode.diff(snap)) if res.ok else None
@@ -395,9 +405,14 @@ def fire_trigger(
                 del made[next(iter(made))]  # the oldest
             made[key] = None if found is None else (episode.snapshot(), res.result, found)
         if found is not None:
-            return Fired(name, args, res.result, *found)
+            fired = Fired(name, args, res.result, *found)
+            if carry is None or reactions(fired) in carry:
+                return fired
+            refused = True
+            episode.restore(snap)
     if every:
-        dead.add((id_semantic, record_id))
+        # Events of other kinds may still be made on it for a walk that carries them.
+        dead.add((id_semantic, record_id, *kinds) if refused else (id_semantic, record_id))
     return None
 
 

@@ -1522,8 +1522,18 @@ class _Walker:
             # An event the focus service has a reaction to, where there is one.
             kinds = tuple(k for k in kinds if k in self._focus_kinds(focus)) or kinds
         want = REACTIONS[self.rng.choices(kinds, weights=[EVENT_MIX[k] for k in kinds])[0]][0]
+        # A walk that must carry its event over takes only an event of a kind its start can carry over:
+        # another kind would be drawn only to be rejected.
+        carried = frozenset(REACTIONS[k][1] for k in self._kinds(first.tool)) if self.must_react else None
         fired = fire_trigger(
-            self.world, self.graph, self.episode, (record.semantic, record.value, service), self.pool, self.rng, want
+            self.world,
+            self.graph,
+            self.episode,
+            (record.semantic, record.value, service),
+            self.pool,
+            self.rng,
+            want,
+            carried,
         )
         if fired is None:
             return False
@@ -1651,10 +1661,13 @@ class _Walker:
             and all(m.split(".")[1] in _PLACES for m in needs[n] - have)
             and (self.tools[n].service in self.services or len(self.services) < self.config.max_services)
         ]
-        # What real integrations send after this kind of work, and only that when there is any.
+        # What real integrations send after this kind of work, and only that: a message no team wires after
+        # it would be no integration. A walk that must use one service and has written nothing yet (a lookup
+        # of the focus service found something) may still tell its finding where no recipe says where.
         if after is not None:
             known = [n for n in names if self.prior.inside(after, self.tools[n])]
-            names = known or names
+            unwritten = self.config.focus is not None and not any(self._tool(s.tool).writes for s in self.steps)
+            names = known or (names if unwritten else [])
         focus = self.config.focus if self.config.focus not in self.services else None
         weights = {
             n: (self.prior.weight(after, self.tools[n]) if after else 1.0)
