@@ -37,6 +37,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, Email, IdOf, SemanticType
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.lists import require_employee
 from compoworld.services.kit.records import Timestamped
@@ -122,23 +123,12 @@ class _Db:
     reviews: dict[str, tuple[_Review, ...]]
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Db] = {}
-
-
-def _build(pop: Population, today: dt.date) -> _Db:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", fold(text)) or "app"
 
 
-def _draw(pop: Population, today: dt.date) -> _Db:
+@per_population
+def _build(pop: Population, today: dt.date) -> _Db:
     r = random.Random(f"appmarket:{pop.seed}")
     publishers = [c.name for c in [pop.home, *pop.customers[:5]]]
     studios = ["Brightleaf Studios", "Northpeak Apps", "Pixelgrove Inc.", "Lumen Labs LLC", "Cobalt Mobile"]

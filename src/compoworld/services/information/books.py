@@ -33,6 +33,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Email, IdOf, Language, SemanticType, Text, Title, Url
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -171,19 +172,8 @@ def _valid_isbn(isbn: str) -> bool:
     return isbn[:9].isdigit() and _isbn10(isbn[:9]) == isbn
 
 
-_CACHE: dict[tuple[int, int, int], _Db] = {}
-
-
+@per_population
 def _build(pop: Population, year: int) -> _Db:
-    key = (pop.seed, len(pop.people), year)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, year)
-    return _CACHE[key]
-
-
-def _draw(pop: Population, year: int) -> _Db:
     r = random.Random(f"books:{pop.seed}")
     authors: dict[str, _Author] = {}
     names = r.sample([f"{f} {last}" for f in _FIRST for last in _LAST], 30)

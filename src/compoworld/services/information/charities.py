@@ -39,6 +39,7 @@ from compoworld.engine.errors import NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import City, Date, Email, IdOf, PersonName, SemanticType, Text, Url
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -136,19 +137,8 @@ class _Org:
     returns: tuple[_Return, ...]
 
 
-_CACHE: dict[tuple[int, int, dt.date], dict[str, _Org]] = {}
-
-
+@per_population
 def _register(pop: Population, today: dt.date) -> dict[str, _Org]:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
-def _draw(pop: Population, today: dt.date) -> dict[str, _Org]:
     r = random.Random(f"charities:{pop.seed}")
     places = [p for p in pop.places if p.country == "US"] or list(pop.places[:3])
     orgs: dict[str, _Org] = {}

@@ -37,6 +37,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import City, Country, Date, Email, IdOf, SemanticType, Text, Title
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -114,20 +115,8 @@ class _Study:
     contact_email: str
 
 
-_CACHE: dict[tuple[int, dt.date], dict[str, _Study]] = {}
-
-
 def _db(ctx: Ctx) -> dict[str, _Study]:
     return _build(ctx.population, ctx.today())
-
-
-def _build(pop: Population, today: dt.date) -> dict[str, _Study]:
-    key = (pop.seed, today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
 
 
 def _status(r: random.Random, today: dt.date, start: dt.date, primary: dt.date, done: dt.date) -> str:
@@ -138,7 +127,8 @@ def _status(r: random.Random, today: dt.date, start: dt.date, primary: dt.date, 
     return "RECRUITING" if primary > today + dt.timedelta(days=90) else "ACTIVE_NOT_RECRUITING"
 
 
-def _draw(pop: Population, today: dt.date) -> dict[str, _Study]:
+@per_population
+def _build(pop: Population, today: dt.date) -> dict[str, _Study]:
     r = random.Random(f"clinicaltrials:{pop.seed}")
     places = list(pop.places) or [c.place for c in pop.companies]
     out: dict[str, _Study] = {}

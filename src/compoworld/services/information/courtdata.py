@@ -36,6 +36,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, SemanticType, Title
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.lists import require_employee
 from compoworld.services.kit.records import Timestamped
@@ -160,23 +161,12 @@ class _Db:
     cited_by: dict[int, tuple[int, ...]]
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Db] = {}
-
-
-def _build(pop: Population, today: dt.date) -> _Db:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
 def _weekday(day: dt.date) -> dt.date:
     return day - dt.timedelta(days=max(0, day.weekday() - 4))
 
 
-def _draw(pop: Population, today: dt.date) -> _Db:
+@per_population
+def _build(pop: Population, today: dt.date) -> _Db:
     r = random.Random(f"courtdata:{pop.seed}")
     judges: dict[int, _Judge] = {}
     for court in _COURTS:

@@ -52,6 +52,7 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.records import Timestamped
 from compoworld.world.geo import CITIES, COUNTRY_CURRENCY, country_name
 
@@ -179,22 +180,9 @@ def _fmt_date(day: dt.date) -> str:
     return f"{day:%B} {day.day}, {day.year}"
 
 
-_CACHE: dict[tuple[int, int, int, int], dict[str, Page]] = {}
-
-
+@per_population
 def pages_of(pop: Population) -> dict[str, Page]:
     """Every article of a world, by title (built once per population)."""
-    key = (pop.seed, len(pop.people), len(pop.companies), len(pop.products))
-    found = _CACHE.get(key)
-    if found is None:
-        if len(_CACHE) >= 8:
-            _CACHE.clear()
-        found = _CACHE[key] = _build(pop)
-    return found
-
-
-def _build(pop: Population) -> dict[str, Page]:
-    """Every article of a world, by title."""
     pages: dict[str, Page] = {}
     seed = pop.seed
     names = [c.city for c in CITIES]

@@ -35,6 +35,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import EPOCH, SeedContext
 from compoworld.engine.types import Cents, City, Country, Currency, Date, DateTime, Email, IdOf, SemanticType, Url
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -135,19 +136,8 @@ def _code(prefix: str, r: random.Random, n: int = 8) -> str:
     return prefix + "".join(r.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789") for _ in range(n))
 
 
-_CACHE: dict[tuple[int, int], _Db] = {}
-
-
+@per_population
 def _build(pop: Population) -> _Db:
-    key = (pop.seed, len(pop.places))
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop)
-    return _CACHE[key]
-
-
-def _draw(pop: Population) -> _Db:
     r = random.Random(f"eventsearch:{pop.seed}")
     attractions = {}
     for row in _ATTRACTIONS.splitlines():

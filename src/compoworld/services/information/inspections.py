@@ -35,6 +35,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, Email, IdOf, SemanticType, Text
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -119,23 +120,12 @@ class _Est:
     """Oldest first."""
 
 
-_CACHE: dict[tuple[int, int, dt.date], dict[str, _Est]] = {}
-
-
 def _grade(score: int) -> str:
     return "A" if score <= 13 else "B" if score <= 27 else "C"
 
 
+@per_population
 def _build(pop: Population, today: dt.date) -> dict[str, _Est]:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
-def _draw(pop: Population, today: dt.date) -> dict[str, _Est]:
     r = random.Random(f"inspections:{pop.seed}")
     out: dict[str, _Est] = {}
     sites = [f"{c.name} Cafeteria" for c in [pop.home, *pop.customers[:3]]]

@@ -49,6 +49,7 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
 from compoworld.services.kit.time import add_months
@@ -144,18 +145,6 @@ class _Ad:
     created: dt.datetime
 
 
-_CACHE: dict[tuple[int, int, dt.date], tuple[_Ad, ...]] = {}
-
-
-def _ads_of(pop: Population, today: dt.date) -> tuple[_Ad, ...]:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
 def _round(value: float, step: int) -> int:
     return max(step, round(value / step) * step)
 
@@ -166,7 +155,8 @@ def _step(country: str) -> int:
     return int(10 ** max(2, len(str(int(1000 * per_usd))) - 1))
 
 
-def _draw(pop: Population, today: dt.date) -> tuple[_Ad, ...]:
+@per_population
+def _ads_of(pop: Population, today: dt.date) -> tuple[_Ad, ...]:
     r = random.Random(f"jobmarket:{pop.seed}")
     ads: list[_Ad] = []
     hirers = [

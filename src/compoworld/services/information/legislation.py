@@ -34,6 +34,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, SemanticType, Text
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.lists import require_employee
 from compoworld.services.kit.records import Timestamped
@@ -182,19 +183,8 @@ class _Db:
     votes: dict[str, _Vote]
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Db] = {}
-
-
+@per_population
 def _build(pop: Population, today: dt.date) -> _Db:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
-def _draw(pop: Population, today: dt.date) -> _Db:
     r = random.Random(f"legislation:{pop.seed}")
     members: dict[str, _Member] = {}
     for n in range(40):

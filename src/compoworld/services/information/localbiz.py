@@ -49,6 +49,7 @@ from compoworld.engine.types import (
     Title,
     Url,
 )
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -165,23 +166,12 @@ class _Biz:
     reviewers: tuple[str, ...]
 
 
-_CACHE: dict[tuple[int, int], dict[str, _Biz]] = {}
-
-
-def _build(pop: Population) -> dict[str, _Biz]:
-    key = (pop.seed, len(pop.people))
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop)
-    return _CACHE[key]
-
-
 def _slug(*parts: str) -> str:
     return "-".join(fold(" ".join(parts)).split())
 
 
-def _draw(pop: Population) -> dict[str, _Biz]:
+@per_population
+def _build(pop: Population) -> dict[str, _Biz]:
     out: dict[str, _Biz] = {}
     for place in pop.places:
         r = random.Random(f"localbiz:{pop.seed}:{place.city}")

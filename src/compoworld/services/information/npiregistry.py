@@ -39,6 +39,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import City, Country, Date, Email, IdOf, PostalCode, SemanticType, Text
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Timestamped, Value
 from compoworld.services.kit.text import fold
@@ -123,20 +124,8 @@ class _Provider:
     official_email: str | None
 
 
-_CACHE: dict[tuple[int, dt.date], dict[str, _Provider]] = {}
-
-
 def _db(ctx: Ctx) -> dict[str, _Provider]:
     return _build(ctx.population, ctx.today())
-
-
-def _build(pop: Population, today: dt.date) -> dict[str, _Provider]:
-    key = (pop.seed, today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
 
 
 def _luhn_npi(base: int) -> str:
@@ -149,7 +138,8 @@ def _luhn_npi(base: int) -> str:
     return f"{base:09d}{(10 - total % 10) % 10}"
 
 
-def _draw(pop: Population, today: dt.date) -> dict[str, _Provider]:
+@per_population
+def _build(pop: Population, today: dt.date) -> dict[str, _Provider]:
     r = random.Random(f"npiregistry:{pop.seed}")
     out: dict[str, _Provider] = {}
 

@@ -35,6 +35,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Date, DateTime, Email, IdOf, SemanticType, Url
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -140,9 +141,6 @@ class _Db:
     advisories: dict[str, _Adv]
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Db] = {}
-
-
 def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
@@ -151,16 +149,8 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-")[:30] or "acme"
 
 
+@per_population
 def _build(pop: Population, today: dt.date) -> _Db:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
-def _draw(pop: Population, today: dt.date) -> _Db:
     r = random.Random(f"packages:{pop.seed}")
     outsiders = [p.email for p in pop.contacts[:12]] or [p.email for p in pop.people[:3]]
     engineers = [p.email for p in pop.staff("Engineering", "IT", fallback=3)]

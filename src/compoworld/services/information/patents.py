@@ -36,6 +36,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Country, Date, Email, IdOf, SemanticType, Text
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import fixed_example
 from compoworld.services.kit.lists import KeptList, ListRecord, require_employee
 from compoworld.services.kit.records import Timestamped
@@ -158,24 +159,13 @@ class _Db:
     cited_by: dict[str, tuple[str, ...]]
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Db] = {}
-
-
-def _build(pop: Population, today: dt.date) -> _Db:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
 def _inventor_id(name: str, n: int) -> str:
     first, last = fold(name).split()[0], fold(name).split()[-1]
     return f"fl:{first[:2]}_ln:{last[:20]}-{n % 1000}"
 
 
-def _draw(pop: Population, today: dt.date) -> _Db:
+@per_population
+def _build(pop: Population, today: dt.date) -> _Db:
     r = random.Random(f"patents:{pop.seed}")
     assignees: dict[str, _Assignee] = {}
     inventors: dict[str, _Inventor] = {}

@@ -31,6 +31,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Country, Date, DateTime, Email, IdOf, SemanticType, Text, Title, Url
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -149,23 +150,12 @@ class _Index:
     curated: dict[str, _Curated]
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Index] = {}
-
-
-def _index_of(pop: Population, today: dt.date) -> _Index:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
 def _hex(r: random.Random) -> str:
     return f"{r.getrandbits(128):032x}"
 
 
-def _draw(pop: Population, today: dt.date) -> _Index:
+@per_population
+def _index_of(pop: Population, today: dt.date) -> _Index:
     r = random.Random(f"podcastsearch:{pop.seed}")
     shows: list[tuple[str, int, str, str, str | None, str, str]] = []
     for company in pop.companies[:6]:

@@ -46,6 +46,7 @@ from compoworld.engine.types import (
     Text,
     Title,
 )
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -122,19 +123,8 @@ def _minor(currency: str) -> int:
     return 1 if currency in _ZERO_DECIMALS else 100
 
 
-_CACHE: dict[tuple[int, int, int], _Db] = {}
-
-
+@per_population
 def _build(pop: Population) -> _Db:
-    key = (pop.seed, len(pop.people), len(pop.companies))
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop)
-    return _CACHE[key]
-
-
-def _draw(pop: Population) -> _Db:
     today = EPOCH.date()
     props: dict[int, _Prop] = {}
     owners: list[tuple[str, PostalAddress, str, str, str | None, bool]] = []

@@ -36,6 +36,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Country, Date, Email, IdOf, SemanticType, Text, Url
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import fixed_example
 from compoworld.services.kit.lists import KeptList, ListRecord
 from compoworld.services.kit.records import Timestamped
@@ -175,19 +176,8 @@ def _orcid(n: int) -> str:
     return "-".join(body[i : i + 4] for i in range(0, 16, 4))
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Db] = {}
-
-
+@per_population
 def _build(pop: Population, today: dt.date) -> _Db:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
-def _draw(pop: Population, today: dt.date) -> _Db:
     r = random.Random(f"scholar:{pop.seed}")
     insts: dict[str, tuple[str, str, str, str]] = {}
     for k, (name, country, city) in enumerate(_UNIS):

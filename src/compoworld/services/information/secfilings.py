@@ -40,6 +40,7 @@ from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import CompanyName, Country, Date, Email, IdOf, SemanticType, Text, Ticker
 from compoworld.services.information.stocks import listings
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import fixed_example
 from compoworld.services.kit.lists import KeptList, ListRecord, require_employee
 from compoworld.services.kit.records import Timestamped
@@ -134,18 +135,6 @@ class _Db:
     facts: dict[str, tuple[Fact, ...]]
 
 
-_CACHE: dict[tuple[int, int, dt.date], _Db] = {}
-
-
-def _build(pop: Population, today: dt.date) -> _Db:
-    key = (pop.seed, len(pop.people), today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
-
-
 def _workday(day: dt.date) -> dt.date:
     return day + dt.timedelta(days=(7 - day.weekday()) % 7 if day.weekday() >= 5 else 0)
 
@@ -174,7 +163,8 @@ def _company(pop: Population, r: random.Random, c: Company, ticker: str, shares:
     )
 
 
-def _draw(pop: Population, today: dt.date) -> _Db:
+@per_population
+def _build(pop: Population, today: dt.date) -> _Db:
     r = random.Random(f"secfilings:{pop.seed}")
     companies: dict[str, _Company] = {}
     for listing in listings(pop).values():

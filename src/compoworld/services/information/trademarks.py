@@ -39,6 +39,7 @@ from compoworld.engine.errors import Conflict, NotFound, RuleViolation
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
 from compoworld.engine.types import Country, Date, DateTime, Email, IdOf, SemanticType, Text, Title
+from compoworld.services.kit.drawn import per_population
 from compoworld.services.kit.examples import first_example, fixed_example
 from compoworld.services.kit.records import Timestamped
 from compoworld.services.kit.text import fold
@@ -142,20 +143,8 @@ class _Mark:
     registration: str | None
 
 
-_CACHE: dict[tuple[int, dt.date], dict[str, _Mark]] = {}
-
-
 def _db(ctx: Ctx) -> dict[str, _Mark]:
     return _build(ctx.population, ctx.today())
-
-
-def _build(pop: Population, today: dt.date) -> dict[str, _Mark]:
-    key = (pop.seed, today)
-    if key not in _CACHE:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = _draw(pop, today)
-    return _CACHE[key]
 
 
 _STATUS_OF = {
@@ -197,7 +186,8 @@ def _history(
     return _STATUS_OF[kept[-1][0]], kept
 
 
-def _draw(pop: Population, today: dt.date) -> dict[str, _Mark]:
+@per_population
+def _build(pop: Population, today: dt.date) -> dict[str, _Mark]:
     r = random.Random(f"trademarks:{pop.seed}")
     out: dict[str, _Mark] = {}
     home = pop.home.name.split()[0].upper()
