@@ -1105,14 +1105,17 @@ class _Walker:
         cache: dict[str, list[str]] = self.graph.cache.setdefault("reaction_tools", {})
         names = cache.get(pattern.pattern)
         if names is None:
-            names = cache[pattern.pattern] = sorted(
-                n
-                for n in self.graph.tools
-                if self.tools[n].writes
-                and names_reaction(pattern, n.split("__", 1)[1])
-                and not _CORRESPONDENCE.search(n.split("__", 1)[1])
-                and self._action(n) != "message"  # telling someone is how the walk ends, not how it reacts
-            )
+            writes: list[tuple[str, str]] | None = self.graph.cache.get("reacting_writes")
+            if writes is None:
+                # The writes any kind of event may draw, with their action names, once per graph.
+                writes = self.graph.cache["reacting_writes"] = [
+                    (n, action)
+                    for n in self.graph.tools
+                    if self.tools[n].writes
+                    and not _CORRESPONDENCE.search(action := n.split("__", 1)[1])
+                    and self._action(n) != "message"  # telling someone is how the walk ends, not how it reacts
+                ]
+            names = cache[pattern.pattern] = sorted(n for n, action in writes if names_reaction(pattern, action))
         return names
 
     def _react(self) -> bool:
@@ -1226,10 +1229,16 @@ class _Walker:
         facts = {s for s in have if not s.endswith(".id") and s not in WEAK and (about or s not in _PERSON_VALUES)}
         found_by: dict[str, set[str]] = self.graph.cache.setdefault("found_by", {})
         kinds: list[int] = []
-        reach = sorted(self.prior.reaches(self.prior.category(src)))
+        category = self.prior.category(src)
+        reached: dict[tuple[str, int], list[tuple[Tool, bool, frozenset[str]]]] = self.graph.cache.setdefault(
+            "reactors_reached", {}
+        )
         for kind, by_category in enumerate(self._reactors_by_category()):
             # Only reactions in a category some recipe goes to from the start's can be explained.
-            reactors = [r for c in reach for r in by_category.get(c, ())]
+            reactors = reached.get((category, kind))
+            if reactors is None:
+                reach = sorted(self.prior.reaches(category))
+                reactors = reached[(category, kind)] = [r for c in reach for r in by_category.get(c, ())]
             for tool, personal, needs in reactors:
                 if tool.service == src.service or (not about and personal):
                     continue
@@ -1652,14 +1661,14 @@ class _Walker:
         needs = self._required_ids()
         after = self._work_before()
         room = self.config.max_length - len(self.steps)
+        widen = len(self.services) < self.config.max_services
         names = [
             n
-            for n in self._message_tools()
+            for n, service, ids, others in self._tellers()
             if n not in self.used
-            and self.world.catalog.services[self.tools[n].service].category not in _BROADCAST
-            and len(needs[n] - have) <= min(1, room - 1)
-            and all(m.split(".")[1] in _PLACES for m in needs[n] - have)
-            and (self.tools[n].service in self.services or len(self.services) < self.config.max_services)
+            and others <= have
+            and len(ids - have) <= min(1, room - 1)
+            and (widen or service in self.services)
         ]
         # What real integrations send after this kind of work, and only that: a message no team wires after
         # it would be no integration. A walk that must use one service and has written nothing yet (a lookup
@@ -1692,6 +1701,23 @@ class _Walker:
                 return
             if missing:
                 self._drop_last()
+
+    def _tellers(self) -> list[tuple[str, str, frozenset[str], frozenset[str]]]:
+        """The message tools a walk may close with, once per graph.
+
+        Each with its service, the ids it needs, and those of them that are no place it sends from
+        (:data:`_PLACES`): the walk must have found those itself. A broadcast (a social post) tells the public, not the person the work concerns.
+        """
+        found: list[tuple[str, str, frozenset[str], frozenset[str]]] | None = self.graph.cache.get("tellers")
+        if found is None:
+            needs = self._required_ids()
+            services = self.world.catalog.services
+            found = self.graph.cache["tellers"] = [
+                (n, t.service, needs[n], frozenset(m for m in needs[n] if m.split(".")[1] not in _PLACES))
+                for n in self._message_tools()
+                if services[(t := self.tools[n]).service].category not in _BROADCAST
+            ]
+        return found
 
     def _lookups(self, semantic: str) -> list[str]:
         """Reads of a record's service that find it from a stated fact and need no id (once per graph)."""
