@@ -203,13 +203,12 @@ def _stub_tools(
 def _fill_schemas(store: IndexStore, service: str, digest: str, tools: list[Tool], results: list[int]) -> None:
     """Give a service's stand-ins their schemas from the index (asked for the first time); if lost, they render them."""
     found = store.read_schemas(service, digest)
-    usable = found is not None and len(found[0]) == len(tools)
+    usable = found if found is not None and len(found[0]) == len(tools) else None
     for i, tool in enumerate(tools):
         tool._schemas = None
-        if usable:
-            assert found is not None
-            tool._parameters_schema = found[0][i]
-            tool._result_schema = found[1][results[i]]
+        if usable is not None:
+            tool._parameters_schema = usable[0][i]
+            tool._result_schema = usable[1][results[i]]
 
 
 def _stub_service(entry: dict[str, Any], load: Callable[[], None]) -> Service:

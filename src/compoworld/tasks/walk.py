@@ -1706,7 +1706,8 @@ class _Walker:
         """The message tools a walk may close with, once per graph.
 
         Each with its service, the ids it needs, and those of them that are no place it sends from
-        (:data:`_PLACES`): the walk must have found those itself. A broadcast (a social post) tells the public, not the person the work concerns.
+        (:data:`_PLACES`): the walk must have found those itself. A broadcast (a social post) tells the
+        public, not the person the work concerns, and is left out.
         """
         found: list[tuple[str, str, frozenset[str], frozenset[str]]] | None = self.graph.cache.get("tellers")
         if found is None:
