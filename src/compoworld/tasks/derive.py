@@ -49,7 +49,7 @@ from compoworld.tasks.criteria import (
     count_added,
 )
 from compoworld.tasks.graph import ToolGraph
-from compoworld.tasks.render import field_label, render_value, reported_answer
+from compoworld.tasks.render import answer_label, field_label, render_value, reported_answer
 from compoworld.tasks.replay import replay_walk
 from compoworld.tasks.roles import sends
 from compoworld.tasks.transforms import apply_transform
@@ -517,7 +517,7 @@ def answer_criterion(d: Derivation, graph: ToolGraph, walk: Walk) -> AnswerCrite
     path, value = ans
     return AnswerCriterion(
         id=d.next_id(),
-        description=f"the final answer gives the {field_label(path)}: {value}",
+        description=f"the final answer gives the {answer_label(graph, walk, path)}: {value}",
         depends_on=[cid for k in range(len(walk.steps)) for cid in d.by_step.get(k, [])][-3:],
         step=len(walk.steps) - 1,
         value=value,

@@ -98,7 +98,15 @@ class Port:
     required: bool = True
 
 
-def _walk(schema: dict[str, Any], root: dict[str, Any], path: str, required: bool, out: list[Port], depth: int) -> None:
+def _walk(
+    schema: dict[str, Any],
+    root: dict[str, Any],
+    path: str,
+    required: bool,
+    out: list[Port],
+    depth: int,
+    generic: bool = False,
+) -> None:
     if depth > MAX_DEPTH:
         return
     s = resolve_ref(schema, root)
@@ -111,34 +119,45 @@ def _walk(schema: dict[str, Any], root: dict[str, Any], path: str, required: boo
             opt = dict(opt)
             if sem_outer and SEMANTIC_KEY not in resolve_ref(opt, root):
                 opt[SEMANTIC_KEY] = sem_outer
-            _walk(opt, root, path, False, out, depth + 1)
+            _walk(opt, root, path, False, out, depth + 1, generic)
         return
     sem = s.get(SEMANTIC_KEY)
     if isinstance(sem, str):
         # A typed value, possibly a whole object (a postal address): one port, no descent.
-        if not s.get("x-semantic-generic") and path:
+        if (generic or not s.get("x-semantic-generic")) and path:
             out.append(Port(path, sem, required))
         return
     kind = s.get("type")
     if kind == "object":
         req = set(s.get("required", []))
         for name, prop in s.get("properties", {}).items():
-            _walk(prop, root, f"{path}.{name}" if path else name, required and name in req, out, depth + 1)
+            _walk(prop, root, f"{path}.{name}" if path else name, required and name in req, out, depth + 1, generic)
     elif kind == "array":
-        _walk(s.get("items", {}), root, f"{path}[]", required, out, depth + 1)
+        _walk(s.get("items", {}), root, f"{path}[]", required, out, depth + 1, generic)
 
 
-def output_ports(tool: Tool) -> list[Port]:
-    """The typed values a tool's result carries."""
+def output_ports(tool: Tool, *, generic: bool = False) -> list[Port]:
+    """The typed values a tool's result carries.
+
+    Args:
+        tool: The tool.
+        generic: Also the values of generic types (a city, a currency, a text), which make no edges
+            but say what a record is about: a lookup can be asked about the city a contact lives in.
+    """
     out: list[Port] = []
-    _walk(tool.result_schema, tool.result_schema, "", True, out, 0)
+    _walk(tool.result_schema, tool.result_schema, "", True, out, 0, generic)
     return out
 
 
-def input_ports(tool: Tool) -> list[Port]:
-    """The typed parameters a tool takes (nested ones by path)."""
+def input_ports(tool: Tool, *, generic: bool = False) -> list[Port]:
+    """The typed parameters a tool takes (nested ones by path).
+
+    Args:
+        tool: The tool.
+        generic: Also the parameters of generic types (see :func:`output_ports`).
+    """
     out: list[Port] = []
-    _walk(tool.parameters_schema, tool.parameters_schema, "", True, out, 0)
+    _walk(tool.parameters_schema, tool.parameters_schema, "", True, out, 0, generic)
     return out
 
 

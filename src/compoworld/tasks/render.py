@@ -16,18 +16,20 @@ debugging and analysis and never shown to the agent.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from compoworld.tasks.actions import action_of
-from compoworld.tasks.graph import ToolGraph, field_label, label, render_value
+from compoworld.tasks.graph import ToolGraph, field_label, label, normalise_path, render_value
 from compoworld.tasks.roles import sends
 from compoworld.tasks.transforms import transform_phrase
-from compoworld.tasks.walk import NAMEABLE, WEAK, Walk, produced_values
+from compoworld.tasks.walk import REPORTED, WEAK, Walk, finding, told
 from compoworld.world.world import World
 
 __all__ = [
+    "answer_label",
+    "aside",
+    "aside_sentence",
     "field_label",
     "given_facts",
     "goal_sentence",
@@ -48,7 +50,8 @@ _CONNECTORS_LAST = ("Finally, ", "Last, ", "To finish, ")
 def reported_answer(graph: ToolGraph, walk: Walk) -> tuple[str, str] | None:
     """The value of the last step's result the final answer must report.
 
-    The first nameable string of at least three characters that no step was given as an argument.
+    The first nameable string of at least three characters that no step was given as an argument;
+    for an open-world lookup, failing that, what it was asked for (see :func:`~compoworld.tasks.walk.finding`).
 
     Args:
         graph: The dependency graph (for the last tool's output ports).
@@ -58,16 +61,11 @@ def reported_answer(graph: ToolGraph, walk: Walk) -> tuple[str, str] | None:
         ``(path in the result, value)``, or None when the result holds no such value.
     """
     last = len(walk.steps) - 1
-    given = {json.dumps(v) for s in walk.steps for v in s.arguments.values()}
-    for p in produced_values(last, walk.steps[last].result, graph.outputs[walk.steps[last].tool]):
-        if (
-            isinstance(p.value, str)
-            and p.semantic in NAMEABLE | {"person.name", "text.title"}
-            and len(p.value) >= 3
-            and json.dumps(p.value) not in given
-        ):
-            return p.path, p.value
-    return None
+    step = walk.steps[last]
+    given = told([s.arguments for s in walk.steps])
+    lookup = walk.episode.world.catalog.tools[step.tool].annotations.open_world
+    p = finding(last, step.result, graph.outputs[step.tool], given, lookup=lookup)
+    return (p.path, str(p.value)) if p is not None else None
 
 
 def given_facts(walk: Walk) -> dict[str, Any]:
@@ -291,6 +289,8 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
         tool = tools[step.tool]
         if tool.writes or (j == 0 and walk.trigger) or j in walk.told or j in walk.repeats:
             continue
+        if j == len(walk.steps) - 1 and aside(world, walk, j):
+            continue  # asked for in a sentence of its own, with what it is about
         stated = _stated(walk, j)
         if stated:
             svc = world.catalog.services[tool.service].title
@@ -319,5 +319,58 @@ def instruction(world: World, graph: ToolGraph, walk: Walk, rng: random.Random) 
     if tools[walk.steps[-1].tool].annotations.read_only:
         ans = reported_answer(graph, walk)
         if ans is not None:
-            parts.append(rng.choice(_ASK).format(what=field_label(ans[0])))
+            last = len(walk.steps) - 1
+            if aside(world, walk, last):
+                parts.append(aside_sentence(world, walk, last, rng))
+            parts.append(rng.choice(_ASK).format(what=answer_label(graph, walk, ans[0])))
     return " ".join(parts), given_facts(walk)
+
+
+def aside(world: World, walk: Walk, j: int) -> bool:
+    """Whether step ``j`` consults an open-world lookup about what an earlier step found (its city, its amount)."""
+    tool = world.catalog.tools[walk.steps[j].tool]
+    return (
+        j > 0
+        and tool.annotations.open_world
+        and tool.annotations.read_only
+        and any(p.kind == "step" for p in walk.steps[j].provenance.values())
+    )
+
+
+def aside_sentence(world: World, walk: Walk, j: int, rng: random.Random) -> str:
+    """What a final lookup is asked about, in words (``Also check the current weather in Skycast (city: …)``).
+
+    Args:
+        world: The walk's world.
+        walk: The walk.
+        j: The lookup step (see :func:`aside`).
+        rng: Picks the wording.
+
+    Returns:
+        The sentence, ending with a full stop.
+    """
+    step = walk.steps[j]
+    tool = world.catalog.tools[step.tool]
+    svc = world.catalog.services[tool.service].title
+    uses = [
+        f"{label(name)}: {source_phrase(world, walk, prov.step, prov.field or name)}"
+        for name, prov in step.provenance.items()
+        if prov.kind == "step" and prov.step is not None
+    ]
+    fields = _stated(walk, j) + list(dict.fromkeys(uses))
+    text = f"{rng.choice(('Also ', 'Then ', 'And '))}{tool.intent} in {svc}"
+    return text + (" (" + "; ".join(fields) + ")" if fields else "") + "."
+
+
+def answer_label(graph: ToolGraph, walk: Walk, path: str) -> str:
+    """What the final answer reports, in words: its field (``the domain``), or what a lookup was asked for.
+
+    A lookup's own finding is named by its type (``weather.conditions``: the conditions), not by a
+    field that says little on its own (``condition.description``).
+    """
+    tool = walk.steps[-1].tool
+    where = normalise_path(path)
+    semantic = next((p.semantic for p in graph.outputs[tool] if p.path == where), "")
+    if semantic and semantic not in REPORTED:
+        return semantic.rsplit(".", 1)[-1].replace("_", " ")
+    return field_label(path)

@@ -17,6 +17,7 @@ and validated tasks builds on it.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -32,7 +33,16 @@ from compoworld.engine.tools import Tool
 from compoworld.tasks.actions import action_of, body_parameters, ends
 from compoworld.tasks.arguments import ArgumentGenerator, ValuePool
 from compoworld.tasks.candidates import CandidateIndex, StepState
-from compoworld.tasks.graph import Port, ToolGraph, field_label, label, normalise_path, render_value
+from compoworld.tasks.graph import (
+    Port,
+    ToolGraph,
+    field_label,
+    input_ports,
+    label,
+    normalise_path,
+    output_ports,
+    render_value,
+)
 from compoworld.tasks.messages import compose_body, pick_facts
 from compoworld.tasks.prior import RecipePrior
 from compoworld.tasks.roles import ROLE_BEARING, input_roles, output_role, role_fits, sends, subject_email
@@ -52,6 +62,7 @@ from compoworld.tasks.triggers import (
 from compoworld.world.world import World
 
 __all__ = [
+    "REPORTED",
     "Produced",
     "Provenance",
     "Step",
@@ -59,9 +70,11 @@ __all__ = [
     "WalkConfig",
     "WalkResult",
     "draw_walk",
+    "finding",
     "flatten",
     "identified",
     "produced_values",
+    "told",
 ]
 
 # Semantic types a person can name in an instruction; ids and generic values never count as givens.
@@ -300,6 +313,21 @@ _EVENT_STARTS = 3
 # How much more a tool of the focus service weighs against the others where tools are drawn by weight.
 _FOCUS_BOOST = 1000.0
 
+# What a final read may be asked to report: a value a person can name.
+REPORTED = NAMEABLE | {"text.title"}
+
+# Parameters that are a search box: an aside searches it for the company the work is about.
+_SEARCH_BOXES = frozenset({"q", "query", "keyword", "keywords", "search", "term"})
+
+# Page sizes: an aside asks a search for its one best finding (the latest article on the company).
+_PAGE_SIZES = frozenset({"page_size", "limit", "per_page", "max_results"})
+
+# What an aside works on (the text it translates, the amount it converts): the record's, never stated.
+_OWN = frozenset({"text.body", "money.amount"})
+
+# Reads of a lookup service tried for an aside, at most.
+_ASIDE_TRIES = 6
+
 
 @dataclass(frozen=True, slots=True)
 class WalkResult:
@@ -307,6 +335,50 @@ class WalkResult:
 
     walk: Walk | None
     reason: str = ""
+
+
+def told(arguments: Sequence[dict[str, Any]]) -> set[str]:
+    """Every value the calls were given (each item of a list too), as JSON: what a finding may not be."""
+    return {json.dumps(x) for args in arguments for v in args.values() for x in [v, *(v if isinstance(v, list) else ())]}
+
+
+def finding(step: int, result: Any, ports: list[Port], given: set[str], *, lookup: bool) -> Produced | None:
+    """The value of a final read's result that the final answer must report, if any.
+
+    The first nameable string of at least three characters that no step was given as an argument;
+    failing that, for an open-world ``lookup``, the first typed string that is neither an id nor a
+    date or amount (a forecast's conditions, a converted amount as written): what it was asked for.
+
+    Args:
+        step: The read's index in its walk.
+        result: Its result.
+        ports: Its tool's output ports.
+        given: Every argument value of the walk, as JSON (see :func:`told`).
+        lookup: Whether the read is an open-world lookup.
+
+    Returns:
+        The value, or None when the result holds nothing to report.
+    """
+    found = produced_values(step, result, ports)
+    for p in found:
+        if (
+            isinstance(p.value, str)
+            and p.semantic in REPORTED
+            and len(p.value) >= 3
+            and json.dumps(p.value) not in given
+        ):
+            return p
+    if lookup:
+        for p in found:
+            if (
+                isinstance(p.value, str)
+                and len(p.value) >= 3
+                and not p.semantic.endswith(".id")
+                and p.semantic not in WEAK
+                and json.dumps(p.value) not in given
+            ):
+                return p
+    return None
 
 
 def flatten(value: Any, path: str = "", *, lists: bool = True) -> list[tuple[str, Any]]:
@@ -1461,11 +1533,149 @@ class _Walker:
         uses a value of that step or of a step that is about it. Lookups (the mailbox a message
         goes out from) serve the step after them and are about nothing.
         """
+        about = self._about_steps()
+        return any(k in about for p in prov.values() for k in p.sources)
+
+    def _about_steps(self) -> set[int]:
+        """The steps that are about what the work is about (see :meth:`_anchored`)."""
         about = {0}
         for i, step in enumerate(self.steps[1:], start=1):
             if i not in self.lookups and any(k in about for p in step.provenance.values() for k in p.sources):
                 about.add(i)
-        return any(k in about for p in prov.values() for k in p.sources)
+        return about
+
+    def _lookup_only(self, service: str) -> bool:
+        """Whether every tool of ``service`` is a lookup (weather, exchange rates, maps …), once per graph."""
+        known: dict[str, bool] = self.graph.cache.setdefault("lookup_only", {})
+        only = known.get(service)
+        if only is None:
+            tools = [t for n, t in self.tools.items() if n.startswith(f"{service}__")]
+            only = known[service] = bool(tools) and all(self.prior.is_lookup(t) for t in tools)
+        return only
+
+    def _context(self, name: str) -> list[Port]:
+        """Every typed value of a tool's result, generic ones included (a record's city, currency, text), once per graph."""
+        ports: dict[str, list[Port]] = self.graph.cache.setdefault("context_ports", {})
+        found = ports.get(name)
+        if found is None:
+            found = ports[name] = output_ports(self.tools[name], generic=True)
+        return found
+
+    def _aside_ports(self, name: str) -> dict[str, Port]:
+        """A lookup's parameters by name, generic ones included (only top-level ones: a lookup takes plain values)."""
+        ports: dict[str, dict[str, Port]] = self.graph.cache.setdefault("aside_ports", {})
+        found = ports.get(name)
+        if found is None:
+            found = ports[name] = {p.path.removesuffix("[]"): p for p in input_ports(self.tools[name], generic=True)}
+        return found
+
+    def _aside(self) -> bool:
+        """Consult the focus lookup service about what the work is on, as the walk's last step.
+
+        A lookup takes plain values (a city, a currency, a text) that no edge of the graph carries:
+        here they come from the record the work is about (the city the contact lives in, the
+        invoice's currency and amount), all from one record, and a search box takes the company's
+        name. Other required values are stated. The lookup must find something to report: the
+        final answer tells it.
+        """
+        focus = self.config.focus
+        assert focus is not None
+        about = sorted(self._about_steps(), reverse=True)
+        values = []
+        for i in about:
+            for p in produced_values(i, self.steps[i].result, self._context(self.steps[i].tool)):
+                values.append(p)
+                if p.semantic == "postal_address" and isinstance(p.value, dict):
+                    # An address says which city and country it is in: what a weather or map lookup asks.
+                    values.extend(
+                        Produced(p.step, f"{p.path}.{part}", part, p.value[part])
+                        for part in ("city", "country")
+                        if isinstance(p.value.get(part), str)
+                    )
+        given = told([s.arguments for s in self.steps])
+        last_read = len(self.steps) - 1 if not self.tools[self.steps[-1].tool].writes else None
+        names = sorted(n for n in self.graph.tools if self.tools[n].service == focus and n not in self.used)
+        self.rng.shuffle(names)
+        for name in names[:_ASIDE_TRIES]:
+            filled = self._fill_aside(self.tools[name], values)
+            if filled is None:
+                continue
+            args, prov = filled
+            if last_read is not None and not any(last_read in p.sources for p in prov.values()):
+                continue  # a read is only worth its step if what it found is used
+            res = self.episode.call(name, args)
+            index = len(self.steps)
+            asked = given | told([args])
+            # Something it was not told: a text "translated" into its own language tells nothing.
+            if not res.ok or finding(index, res.result, self.graph.outputs[name], asked, lookup=True) is None:
+                continue
+            self.steps.append(Step(name, args, prov, res.result))
+            self.services.add(focus)
+            self.used.add(name)
+            self.produced.extend(produced_values(index, res.result, self.graph.outputs[name]))
+            return True
+        return False
+
+    def _fill_aside(self, tool: Tool, values: list[Produced]) -> tuple[dict[str, Any], dict[str, Provenance]] | None:
+        """Arguments for a lookup asked about one record the walk found (see :meth:`_aside`).
+
+        Returns:
+            None when it would take nothing telling of the record (only a date or an amount), or two
+            equal values of one kind (an amount converted from a currency into the same one).
+        """
+        schema = tool.parameters_schema
+        ports = self._aside_ports(tool.name)
+        gen = ArgumentGenerator(self.world, self.pool, tool.service, self.rng, fresh=False)
+        args: dict[str, Any] = {}
+        prov: dict[str, Provenance] = {}
+        record: tuple[int, str] | None = None  # the step and the record in its result the values come from
+        taken: dict[str, list[Any]] = {}  # values of each kind the lookup was given
+        properties = schema.get("properties", {})
+        # What tells which record it is about (its city, its currency) picks the record; a date or amount follows.
+        order = sorted(properties, key=lambda n: (p := ports.get(n)) is not None and p.semantic in WEAK)
+        for name in order:
+            prop = properties[name]
+            required = name in tool.required
+            port = ports.get(name)
+            if port is None and required and name in _SEARCH_BOXES:
+                port = Port(name, "company.name")
+            if port is not None:
+                fits = [p for p in values if p.semantic == port.semantic and p.value not in taken.get(p.semantic, ())]
+                if record is not None:
+                    fits = [p for p in fits if (p.step, p.path.rpartition(".")[0]) == record]
+                elif fits:
+                    if port.semantic in WEAK:
+                        return None
+                    first = fits[0].step  # the latest step about the work that holds such a value
+                    fits = [p for p in fits if p.step == first]
+                if fits:
+                    pick = self.rng.choice(fits)
+                    record = (pick.step, pick.path.rpartition(".")[0])
+                    args[name] = [pick.value] if port.path.endswith("[]") else pick.value
+                    prov[name] = Provenance("step", pick.step, pick.path, port.semantic)
+                    taken.setdefault(port.semantic, []).append(pick.value)
+                    continue
+                if port.semantic.endswith(".id"):
+                    if required:
+                        return None
+                    continue
+            if name in _PAGE_SIZES and prop.get("type") == "integer" and prop.get("minimum", 1) <= 1:
+                args[name] = 1
+                prov[name] = Provenance("literal")
+                continue
+            if required and port is not None and port.semantic in _OWN:
+                return None  # the text translated, the amount converted are the record's own, never made up
+            if required:
+                value = gen.value(prop, schema, name=name, resource=tool.resource)
+                if port is not None and value in taken.get(port.semantic, ()):
+                    return None
+                args[name] = value
+                prov[name] = Provenance("literal")
+                if port is not None:
+                    taken.setdefault(port.semantic, []).append(value)
+        if record is None:
+            return None
+        return args, prov
 
     def _undoes(self, tool: Tool, change: StateDiff) -> bool:
         """Whether the write just made undoes the task's own work.
@@ -1791,6 +2001,12 @@ class _Walker:
         cfg = self.config
         self.target = self.rng.randint(cfg.min_length, cfg.max_length)
         tell = self.rng.random() < cfg.message
+        # A walk that must use a lookup service (weather, exchange rates) consults it last, about the
+        # work's record, and the final answer reports what it found: no closing message then.
+        aside = cfg.focus is not None and self._lookup_only(cfg.focus)
+        if aside:
+            tell = False
+            self.target = min(self.target, cfg.max_length - 1)
         closing = 1 if tell else 0
         reacted = False
         if tell:
@@ -1828,11 +2044,19 @@ class _Walker:
         # may still take a step where no message could be sent.
         while len(self.steps) < cfg.min_length and not reacted and self.step():
             pass
+        asked = (
+            aside
+            and self.steps
+            and cfg.focus not in self.services
+            and len(self.steps) < cfg.max_length
+            and self._aside()
+        )
         if len(self.steps) < cfg.min_length:
             return WalkResult(None, "too_short")
         if (
             reacted
             and not told
+            and not asked
             and self._reacted() < 2
             and not (len(self.steps) + 2 <= cfg.max_length and self._react())
         ):

@@ -7,6 +7,7 @@ from typing import Any
 
 from compoworld import Episode
 from compoworld.services.kit.time import iso_z
+from compoworld.tasks.graph import input_ports
 from tests.services.helpers import ServiceTools
 
 TOURS = ServiceTools("tours")
@@ -150,3 +151,18 @@ def test_guides_are_employees_on_one_departure_at_a_time(ep: Episode) -> None:
     assert made["end_at"] == iso_z(start + dt.timedelta(minutes=180))
     openings = ok(ep, "find_openings", item_id=args["item_id"], seats=8, days=30)
     assert made["id"] in [o["availability_id"] for o in openings]
+
+
+def test_a_customer_quoting_their_voucher_finds_that_one_booking() -> None:
+    ep = Episode(WORLD)
+    bookings = every(ep, "list_bookings")
+    by_contact: dict[str, int] = {}
+    for b in bookings:
+        by_contact[b["contact_email"]] = by_contact.get(b["contact_email"], 0) + 1
+    # A contact may hold several bookings; the voucher they quote names one.
+    assert max(by_contact.values()) > 1
+    for b in bookings:
+        assert [x["id"] for x in every(ep, "list_bookings", voucher=b["voucher"])] == [b["id"]]
+    # It is the number a support ticket or an e-mail quotes: an order's number, which walks state.
+    tool = TOURS.world.catalog.tools["tours__list_bookings"]
+    assert ("voucher", "order_number") in {(p.path, p.semantic) for p in input_ports(tool)}

@@ -33,7 +33,7 @@ from compoworld.engine.context import Ctx
 from compoworld.engine.errors import NotFound, RuleViolation
 from compoworld.engine.service import Service
 from compoworld.engine.state import EPOCH
-from compoworld.engine.types import Cents, Country, Currency, Date, DateTime
+from compoworld.engine.types import Cents, Country, Currency, Date, DateTime, SemanticType
 
 __all__ = ["service"]
 
@@ -264,6 +264,10 @@ class RateTable(BaseModel):
     rates: list[Rate] = Field(description="One rate per quoted currency, by currency code.")
 
 
+# A converted amount as people write it (its currency's symbol and separators): what a conversion is asked for.
+ConvertedAmount = Annotated[str, SemanticType("fx.converted_amount")]
+
+
 class Conversion(BaseModel):
     """An amount converted from one currency to another."""
 
@@ -277,7 +281,7 @@ class Conversion(BaseModel):
     rate_date: Date = Field(description="The trading day the rate comes from.")
     timestamp: DateTime = Field(description="When the rate was published.")
     amount_display: str = Field(description="The amount formatted with its currency symbol.")
-    result_display: str = Field(description="The result formatted with its currency symbol.")
+    result_display: ConvertedAmount = Field(description="The result formatted with its currency symbol.")
 
 
 class DayRates(BaseModel):

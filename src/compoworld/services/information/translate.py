@@ -26,13 +26,13 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from compoworld.engine.context import Ctx
 from compoworld.engine.entities import Population
 from compoworld.engine.errors import RuleViolation
 from compoworld.engine.service import Service
-from compoworld.engine.types import City, Country, Language, Quantity, Text
+from compoworld.engine.types import City, Country, Language, Quantity, SemanticType, Text
 from compoworld.services.kit.examples import fixed_example
 from compoworld.services.kit.text import fold
 
@@ -1103,10 +1103,14 @@ def _detect(ctx: Ctx, text: str) -> list[tuple[str, float]]:
 # -- results -----------------------------------------------------------------------------
 
 
+# A text in another language: what a translation is asked for (the text it was given is generic).
+Translated = Annotated[str, SemanticType("text.translation"), StringConstraints(max_length=40000)]
+
+
 class Translation(BaseModel):
     """One translated text (v2 ``translations[]`` item)."""
 
-    translated_text: Text = Field(description="The translation.")
+    translated_text: Translated = Field(description="The translation.")
     source_language: Language = Field(description="The language translated from (given or detected).")
     detected_source_language: Language | None = Field(
         description="The detected source language; set only when no source was given."

@@ -38,7 +38,19 @@ from pydantic import BaseModel, Field
 from compoworld.engine.context import Ctx
 from compoworld.engine.errors import RuleViolation
 from compoworld.engine.service import Service
-from compoworld.engine.types import City, Country, Date, DateTime, Latitude, Longitude, Percent, Text, Timezone, Title
+from compoworld.engine.types import (
+    City,
+    Country,
+    Date,
+    DateTime,
+    Latitude,
+    Longitude,
+    Percent,
+    SemanticType,
+    Text,
+    Timezone,
+    Title,
+)
 from compoworld.services.kit.text import strip_accents
 from compoworld.services.kit.time import utc_at
 from compoworld.world.geo import CITIES, CityRef, nearest_city
@@ -485,6 +497,10 @@ def _dew_point(t: float, rh: float) -> float:
 # -- result models --------------------------------------------------------------------------------
 
 
+# What the weather is like, in words: what someone asking about a place's weather is told.
+Conditions = Annotated[str, SemanticType("weather.conditions")]
+
+
 class Condition(BaseModel):
     """A weather condition in OpenWeatherMap's vocabulary."""
 
@@ -493,7 +509,7 @@ class Condition(BaseModel):
         "atmosphere, 800 clear, 80x clouds)."
     )
     main: str = Field(description="Condition group, e.g. Rain, Snow, Clouds, Clear.")
-    description: str = Field(description="Condition in words, e.g. 'light rain'.")
+    description: Conditions = Field(description="Condition in words, e.g. 'light rain'.")
     icon: str = Field(description="Icon code; ends in d by day and n by night.")
 
 

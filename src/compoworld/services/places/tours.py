@@ -28,7 +28,7 @@ from compoworld.engine.errors import Conflict, RuleViolation
 from compoworld.engine.records import CREATED, Record
 from compoworld.engine.service import Service, Transition
 from compoworld.engine.state import SeedContext
-from compoworld.engine.types import Cents, City, Currency, DateTime, Email, IdOf, PersonName, Phone, Title
+from compoworld.engine.types import Cents, City, Currency, DateTime, Email, IdOf, PersonName, Phone, SemanticType, Title
 from compoworld.services.kit.examples import first_example
 from compoworld.services.kit.records import Value
 from compoworld.services.kit.time import utc_at
@@ -97,11 +97,15 @@ class Availability(Record):
     status: Literal["open", "closed", "cancelled"] = Field("open", description="open, closed to sales, or cancelled.")
 
 
+# The number a customer quotes for their booking (on the voucher, in their e-mails to support): an order's number.
+Voucher = Annotated[str, SemanticType("order_number", kind="ref"), StringConstraints(pattern=r"^[A-Z]{2}-\d{6,8}$")]
+
+
 class Booking(Record):
     """Seats on an availability, for one contact."""
 
     id: BookingId
-    voucher: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}-\d{6,8}$")] = Field(description="Voucher number.")
+    voucher: Voucher = Field(description="Voucher number.")
     availability_id: AvailabilityId = Field(description="The departure.")
     item_id: ItemId = Field(description="The item.")
     contact_name: PersonName = Field(description="Who booked.")
@@ -189,7 +193,7 @@ bookings = service.resource(
     plural="bookings",
     prefix="bkg",
     create=False,
-    filters=("availability_id", "item_id", "status", "channel", "contact_email", "voucher"),
+    filters=("availability_id", "item_id", "status", "channel", "voucher", "contact_email"),
     search=("contact_name",),
     update=("contact_name", "contact_email", "contact_phone"),
     delete=False,
