@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compoworld import Catalog
+from compoworld import Catalog, Episode, World
 from compoworld.engine.tools import Tool
 from compoworld.tasks import roles
 from compoworld.tasks.graph import input_ports, normalise_path, output_ports
@@ -165,3 +165,15 @@ def test_full_catalog_coverage_leaves_few_unknown(catalog: Catalog) -> None:
     assert coverage["unknown"] <= 0.02 * total
     # Names and the tables each do real work; none is a dead letter.
     assert all(coverage[rule] > 100 for rule in ("override", "name", "resource", "service"))
+
+
+def test_an_artist_releasing_through_the_distributor_is_its_customer(world: World) -> None:
+    # The artists the world holds are consumers: a filter that took only vendors would find none of them.
+    tool = world.catalog.tools["musicdistro__list_artists"]
+    accepted = input_roles(tool, "email")
+    assert accepted is not None and "customer" in accepted
+    people = {p.email: p for p in world.population.people}
+    artists = Episode(world).call(tool.name, {}).result["items"]
+    assert artists and all(people[a["email"]].role == "consumer" for a in artists)
+    # Collaborators on royalty splits stay the distributor's vendors.
+    assert input_roles(world.catalog.tools["musicdistro__list_splits"], "collaborator_email") == frozenset({"vendor"})

@@ -933,6 +933,8 @@ _RESOURCE_ROLES: dict[str, str] = {
     "tunes.artist": "public",
     "tunes.album": "public",
     "tunes.track": "public",
+    # An artist releasing through the distributor is its customer (collaborators on splits stay vendors).
+    "musicdistro.artist": "customer",
     "fittrack.athlete": "customer|employee",
     "fittrack.club_membership": "customer|employee",
     "billpay.vendor": "vendor",

@@ -70,11 +70,11 @@ class SynthConfig:
             :attr:`focused` attempts must use one service (see :attr:`WalkConfig.focus`), the catalog's
             services in turn, so that a set covers services few walks reach. Half of those attempts open
             with an event where the walk settings ask for one, half start cold (a service whose records
-            see no event can still be in one). Their later attempts, and every other index, draw as
-            usual. 0 (the default) covers nothing; ``synth --cover`` is 0.25: 500 coverage indices in
+            see no event can still be in one). After them a coverage index draws up to :attr:`attempts`
+            walks as usual, as every other index does. 0 (the default) covers nothing; ``synth --cover`` is 0.25: 500 coverage indices in
             2,000 tasks, more than the catalog's services, while more than four tasks in five still open
             with an event (the audit asks for 80 %).
-        focused: Focused attempts per coverage index.
+        focused: Focused attempts per coverage index (before its :attr:`attempts` usual ones).
     """
 
     walk: WalkConfig = field(default_factory=WalkConfig)
@@ -84,7 +84,7 @@ class SynthConfig:
     combine: int = 3
     long: int = 12
     cover: float = 0.0
-    focused: int = 48
+    focused: int = 96
 
 
 @dataclass(slots=True)
@@ -137,18 +137,24 @@ class Synthesizer:
         self._focus_order = sorted(world.catalog.services)
         self._focused: dict[tuple[str, bool, bool], WalkConfig] = {}
 
-    def walk_config(self, seed: int, index: int, attempt: int) -> WalkConfig:
-        """The walk constraints of one attempt: focused on a service for a coverage index's first attempts."""
+    def covered_at(self, seed: int, index: int) -> str | None:
+        """The service a coverage index must use, or None for any other index."""
         share = self.config.cover
-        if share <= 0 or attempt >= self.config.focused or len(self._focus_order) < 2:
-            return self.config.walk
+        if share <= 0 or len(self._focus_order) < 2:
+            return None
         # The k-th coverage index is the one where floor(index * share) steps to k + 1: evenly spread, and
         # decided by the index alone (a Ray worker draws it as the driver would).
         k = math.floor(index * share)
         if share < 1 and math.floor((index + 1) * share) == k:
-            return self.config.walk
+            return None
         # Offset by the seed, so that sets of other seeds do not all start the cycle at the same service.
-        service = self._focus_order[(k + seed) % len(self._focus_order)]
+        return self._focus_order[(k + seed) % len(self._focus_order)]
+
+    def walk_config(self, seed: int, index: int, attempt: int) -> WalkConfig:
+        """The walk constraints of one attempt: focused on a service for a coverage index's first attempts."""
+        service = self.covered_at(seed, index) if attempt < self.config.focused else None
+        if service is None:
+            return self.config.walk
         # Every other attempt starts elsewhere: a service whose own records see no event can still react.
         # Two in four open with an event, as most tasks do, and two start cold: a service no event reaches
         # is still used, and the set keeps most of its tasks opening with an event.
@@ -282,7 +288,9 @@ class Synthesizer:
         """
         best: tuple[tuple[bool, bool], Task, str] | None = None
         built_count = 0
-        for attempt in range(self.config.attempts):
+        # A coverage index draws its focused attempts first, then as many as any other index.
+        focused = self.config.focused if self.covered_at(seed, index) is not None else 0
+        for attempt in range(focused + self.config.attempts):
             rng = random.Random(f"compoworld-synth:{seed}:{index}:{attempt}")
             drawn = draw_walk(self.world, self.graph, rng, self.walk_config(seed, index, attempt), self.pool)
             if drawn.walk is None:

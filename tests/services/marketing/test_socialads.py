@@ -201,3 +201,12 @@ def test_insights_sum_an_ads_days_and_refuse_bad_ranges(ep: Episode) -> None:
     camp = ok(ep, "archive_campaign", campaign_id=ad["campaign_id"])
     assert camp["status"] == "ARCHIVED"
     refused(ep, "activate_campaign", "rule_violation", "campaign_id", campaign_id=camp["id"])
+
+
+def test_each_account_is_billed_to_its_own_team_and_found_by_that_address(ep: Episode) -> None:
+    accounts = every(ep, "list_ad_accounts")
+    assert len({a["billing_email"] for a in accounts}) == len(accounts)
+    for a in accounts:
+        assert [x["id"] for x in every(ep, "list_ad_accounts", billing_email=a["billing_email"])] == [a["id"]]
+    people = {p.email: p for p in POP.employees}
+    assert people[capped_account(ep)["billing_email"]].department == "People"  # recruiting ads: people ops pays

@@ -186,3 +186,15 @@ def test_unused_allowance_rolls_over_only_where_the_program_says(ep: Episode) ->
     learning = program(ep, "learning")
     for b in ok(ep, "unused_balances", program_id=learning["id"]):
         assert b["rolled_over_cents"] == 0 and b["available_cents"] > 0
+
+
+def test_a_newer_hire_has_one_enrollment_and_one_claim_their_email_finds(ep: Episode) -> None:
+    by_email: dict[str, int] = {}
+    for e in every(ep, "list_enrollments"):
+        by_email[e["employee_email"]] = by_email.get(e["employee_email"], 0) + 1
+    single = [email for email, n in by_email.items() if n == 1]
+    assert len(single) >= 5 and max(by_email.values()) > 1  # long-standing staff are in several programs
+    for email in single:
+        (enrollment,) = every(ep, "list_enrollments", employee_email=email)
+        (claim,) = every(ep, "list_claims", employee_email=email)
+        assert claim["enrollment_id"] == enrollment["id"] and claim["status"] in ("submitted", "info_requested")

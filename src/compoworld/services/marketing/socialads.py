@@ -391,7 +391,7 @@ accounts = service.resource(
     plural="ad_accounts",
     prefix="act",
     create=False,
-    filters=("account_status", "currency"),
+    filters=("account_status", "currency", "billing_email"),
     search=("name", "business_name"),
     delete=False,
     title="ad account",
@@ -751,7 +751,11 @@ def seed(s: SeedContext) -> None:
     """Two ad accounts (one at its cap), campaigns of several objectives, ad sets, reviewed ads and insights."""
     pop = s.population
     home = pop.home
-    billing = pop.staff("Finance", fallback=1)[0].email
+    # Each account is billed to the team that runs it: finance the main one, people ops the recruiting one.
+    billing = {
+        "Main": pop.staff("Finance", fallback=1)[0].email,
+        "Recruiting": pop.staff("People", fallback=2)[0].email,
+    }
     site = f"https://www.{home.domain}"
     main, capped = (
         s.create(
@@ -761,7 +765,7 @@ def seed(s: SeedContext) -> None:
             currency="USD",
             spend_cap_cents=cap,
             amount_spent_cents=spent,
-            billing_email=billing,
+            billing_email=billing[label],
             created_at=s.ago(days=700),
             updated_at=s.ago(days=1),
         )

@@ -500,7 +500,10 @@ MERCHANTS: dict[str, str] = {
 
 @service.seeder
 def seed(s: SeedContext) -> None:
-    """Programs in every state, most employees enrolled, claims in every state this period and last."""
+    """Programs in every state, most employees enrolled, claims in every state this period and last.
+
+    The first twelve employees are in two or three programs with two claims each; newer hires in one, with one claim.
+    """
     today = s.now.date()
     made = [
         s.create(
@@ -554,3 +557,28 @@ def seed(s: SeedContext) -> None:
                     note="Receipt is not itemized." if status in ("info_requested", "rejected") else None,
                 )
             n += 1
+    # Newer hires have joined one program so far, with one claim in: their enrollment and claim are the ones
+    # their e-mail finds.
+    for k, person in enumerate(s.population.employees[12:20], start=12):
+        program = made[k % 3]
+        enr = s.create(
+            Enrollment,
+            program_id=program.id,
+            employee_email=person.email,
+            employee_name=person.name,
+            enrolled_on=today - dt.timedelta(days=k * 3),
+            created_at=s.ago(days=k * 3),
+        )
+        cat = program.categories[k % len(program.categories)]
+        s.create(
+            Claim,
+            enrollment_id=enr.id,
+            program_id=program.id,
+            employee_email=person.email,
+            category=cat,
+            merchant=MERCHANTS[cat],
+            amount_cents=min(program.allowance_cents // 4, 6_000),
+            purchased_on=today - dt.timedelta(days=k % 5),
+            status="submitted" if k % 2 else "info_requested",
+            note=None if k % 2 else "Receipt is not itemized.",
+        )
