@@ -498,6 +498,32 @@ MERCHANTS: dict[str, str] = {
 }
 
 
+def _claim(
+    s: SeedContext,
+    enr: Enrollment,
+    cat: Category,
+    amount: int,
+    day: dt.date,
+    status: ClaimStatus,
+    receipt: str | None = None,
+) -> None:
+    """Seed one claim on an enrollment, with the payout or note its status implies."""
+    s.create(
+        Claim,
+        enrollment_id=enr.id,
+        program_id=enr.program_id,
+        employee_email=enr.employee_email,
+        category=cat,
+        merchant=MERCHANTS[cat],
+        amount_cents=amount,
+        purchased_on=day,
+        receipt_url=receipt,
+        status=status,
+        payout="payroll" if status == "reimbursed" else None,
+        note="Receipt is not itemized." if status in ("info_requested", "rejected") else None,
+    )
+
+
 @service.seeder
 def seed(s: SeedContext) -> None:
     """Programs in every state, most employees enrolled, claims in every state this period and last.
@@ -542,20 +568,8 @@ def seed(s: SeedContext) -> None:
                     if j == 0
                     else period_start(today, program.period) - dt.timedelta(days=2)
                 )
-                s.create(
-                    Claim,
-                    enrollment_id=enr.id,
-                    program_id=program.id,
-                    employee_email=person.email,
-                    category=cat,
-                    merchant=MERCHANTS[cat],
-                    amount_cents=amount,
-                    purchased_on=day,
-                    receipt_url=f"https://files.perkwell.com/receipts/{enr.id}-{j}.pdf" if amount > 7_500 else None,
-                    status=status,
-                    payout="payroll" if status == "reimbursed" else None,
-                    note="Receipt is not itemized." if status in ("info_requested", "rejected") else None,
-                )
+                receipt = f"https://files.perkwell.com/receipts/{enr.id}-{j}.pdf" if amount > 7_500 else None
+                _claim(s, enr, cat, amount, day, status, receipt)
             n += 1
     # Newer hires have joined one program so far, with one claim in: their enrollment and claim are the ones
     # their e-mail finds.
@@ -570,15 +584,5 @@ def seed(s: SeedContext) -> None:
             created_at=s.ago(days=k * 3),
         )
         cat = program.categories[k % len(program.categories)]
-        s.create(
-            Claim,
-            enrollment_id=enr.id,
-            program_id=program.id,
-            employee_email=person.email,
-            category=cat,
-            merchant=MERCHANTS[cat],
-            amount_cents=min(program.allowance_cents // 4, 6_000),
-            purchased_on=today - dt.timedelta(days=k % 5),
-            status="submitted" if k % 2 else "info_requested",
-            note=None if k % 2 else "Receipt is not itemized.",
-        )
+        amount = min(program.allowance_cents // 4, 6_000)
+        _claim(s, enr, cat, amount, today - dt.timedelta(days=k % 5), "submitted" if k % 2 else "info_requested")
