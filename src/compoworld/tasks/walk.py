@@ -339,7 +339,9 @@ class WalkResult:
 
 def told(arguments: Sequence[dict[str, Any]]) -> set[str]:
     """Every value the calls were given (each item of a list too), as JSON: what a finding may not be."""
-    return {json.dumps(x) for args in arguments for v in args.values() for x in [v, *(v if isinstance(v, list) else ())]}
+    return {
+        json.dumps(x) for args in arguments for v in args.values() for x in [v, *(v if isinstance(v, list) else ())]
+    }
 
 
 def finding(step: int, result: Any, ports: list[Port], given: set[str], *, lookup: bool) -> Produced | None:
