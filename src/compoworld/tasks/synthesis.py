@@ -71,9 +71,9 @@ class SynthConfig:
             services in turn, so that a set covers services few walks reach. Half of those attempts open
             with an event where the walk settings ask for one, half start cold (a service whose records
             see no event can still be in one). After them a coverage index draws up to :attr:`attempts`
-            walks as usual, as every other index does. 0 (the default) covers nothing; ``synth --cover`` is 0.25: 500 coverage indices in
-            2,000 tasks, more than the catalog's services, while more than four tasks in five still open
-            with an event (the audit asks for 80 %).
+            walks as usual, as every other index does. 0 (the default) covers nothing; ``synth --cover``
+            is 0.25: 500 coverage indices in 2,000 tasks, more than the catalog's services, while more
+            than four tasks in five still open with an event (the audit asks for 80 %).
         focused: Focused attempts per coverage index (before its :attr:`attempts` usual ones).
     """
 

@@ -361,26 +361,15 @@ def finding(step: int, result: Any, ports: list[Port], given: set[str], *, looku
     Returns:
         The value, or None when the result holds nothing to report.
     """
-    found = produced_values(step, result, ports)
-    for p in found:
-        if (
-            isinstance(p.value, str)
-            and p.semantic in REPORTED
-            and len(p.value) >= 3
-            and json.dumps(p.value) not in given
-        ):
-            return p
-    if lookup:
-        for p in found:
-            if (
-                isinstance(p.value, str)
-                and len(p.value) >= 3
-                and not p.semantic.endswith(".id")
-                and p.semantic not in WEAK
-                and json.dumps(p.value) not in given
-            ):
-                return p
-    return None
+    plain = [
+        p
+        for p in produced_values(step, result, ports)
+        if isinstance(p.value, str) and len(p.value) >= 3 and json.dumps(p.value) not in given
+    ]
+    named = next((p for p in plain if p.semantic in REPORTED), None)
+    if named is not None or not lookup:
+        return named
+    return next((p for p in plain if not p.semantic.endswith(".id") and p.semantic not in WEAK), None)
 
 
 def flatten(value: Any, path: str = "", *, lists: bool = True) -> list[tuple[str, Any]]:
@@ -1546,13 +1535,23 @@ class _Walker:
                 about.add(i)
         return about
 
+    def _service_tools(self, service: str) -> list[str]:
+        """The tools of ``service``, in order, once per graph."""
+        by_service: dict[str, list[str]] | None = self.graph.cache.get("tools_by_service")
+        if by_service is None:
+            by_service = {}
+            for n in self.graph.tools:
+                by_service.setdefault(self.graph.service_of[n], []).append(n)
+            self.graph.cache["tools_by_service"] = by_service
+        return by_service.get(service, [])
+
     def _lookup_only(self, service: str) -> bool:
         """Whether every tool of ``service`` is a lookup (weather, exchange rates, maps …), once per graph."""
         known: dict[str, bool] = self.graph.cache.setdefault("lookup_only", {})
         only = known.get(service)
         if only is None:
-            tools = [t for n, t in self.tools.items() if n.startswith(f"{service}__")]
-            only = known[service] = bool(tools) and all(self.prior.is_lookup(t) for t in tools)
+            tools = self._service_tools(service)
+            only = known[service] = bool(tools) and all(self.prior.is_lookup(self.tools[n]) for n in tools)
         return only
 
     def _context(self, name: str) -> list[Port]:
@@ -1596,7 +1595,7 @@ class _Walker:
                     )
         given = told([s.arguments for s in self.steps])
         last_read = len(self.steps) - 1 if not self.tools[self.steps[-1].tool].writes else None
-        names = sorted(n for n in self.graph.tools if self.tools[n].service == focus and n not in self.used)
+        names = [n for n in self._service_tools(focus) if n not in self.used]
         self.rng.shuffle(names)
         for name in names[:_ASIDE_TRIES]:
             filled = self._fill_aside(self.tools[name], values)
@@ -2046,13 +2045,7 @@ class _Walker:
         # may still take a step where no message could be sent.
         while len(self.steps) < cfg.min_length and not reacted and self.step():
             pass
-        asked = (
-            aside
-            and self.steps
-            and cfg.focus not in self.services
-            and len(self.steps) < cfg.max_length
-            and self._aside()
-        )
+        asked = aside and cfg.focus not in self.services and len(self.steps) < cfg.max_length and self._aside()
         if len(self.steps) < cfg.min_length:
             return WalkResult(None, "too_short")
         if (
